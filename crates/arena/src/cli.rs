@@ -1,0 +1,45 @@
+//! Command-line definitions (clap). Parsing only; each command resolves and validates its
+//! arguments in its own module.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Chuhan: a fast, rules-exact xiangqi engine and the harness that tests and tunes it.
+#[derive(Debug, Parser)]
+#[command(name = "chuhan", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every subcommand.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count legal move paths (perft) for one position or check a whole suite.
+    Perft(PerftArgs),
+}
+
+/// `chuhan perft`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["fen", "suite"])))]
+pub struct PerftArgs {
+    /// The position, as FEN (ranks 0-9, `w` = Red to move). Use with --depth.
+    #[arg(long, requires = "depth")]
+    pub fen: Option<String>,
+    /// Depth for --fen.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --fen: print `MOVE: COUNT` per legal root move, then `total: COUNT`.
+    #[arg(long, requires = "fen")]
+    pub divide: bool,
+    /// A suite file of lines `FEN ;D1 n ;D2 n ...` (`#` comments allowed).
+    #[arg(long, conflicts_with_all = ["fen", "depth", "divide"])]
+    pub suite: Option<PathBuf>,
+    /// With --suite: skip listed depths above this.
+    #[arg(long, requires = "suite")]
+    pub max_depth: Option<u32>,
+    /// Worker threads (default: all cores). 1 is strictly single-threaded.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}

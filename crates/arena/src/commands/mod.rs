@@ -1,0 +1,12 @@
+//! One module per subcommand.
+
+pub mod perft;
+
+/// Builds a rayon pool of `threads` workers (all cores when `None`).
+pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let n = threads.unwrap_or(0);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {n} worker threads: {e}"))
+}

@@ -1,0 +1,22 @@
+//! # chuhan-arena
+//!
+//! The Chuhan harness around the engine: perft regressions, and (as the roadmap lands) rules
+//! judging, matches with SPRT, ladders with joint ratings, difficulty calibration, tuning and
+//! UCI. The binary `chuhan` is a thin wrapper around [`run`].
+
+pub mod cli;
+pub mod commands;
+
+/// Exit code for success.
+pub const EXIT_OK: u8 = 0;
+/// Exit code for a failed check (a perft mismatch, an SPRT that accepted H0 is *not* a failure).
+pub const EXIT_FAIL: u8 = 1;
+/// Exit code for unusable input (bad FEN, missing file, malformed config).
+pub const EXIT_USAGE: u8 = 2;
+
+/// Runs one parsed command line and returns the process exit code.
+pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
+    match cli.command {
+        cli::Command::Perft(args) => commands::perft::run(&args),
+    }
+}

@@ -1,0 +1,23 @@
+//! # chuhan-engine
+//!
+//! A fast, rules-exact xiangqi (Chinese chess) engine: a 90-point board with one-byte pieces,
+//! geometry precomputed at compile time, legality by make + "is my general attacked",
+//! incremental Zobrist hashing, and stacks that serve repetition detection.
+//!
+//! The crate does no I/O and never prints.
+//!
+//! ```
+//! use chuhan_engine::{perft, Position};
+//! let mut pos = Position::startpos();
+//! assert_eq!(perft(&mut pos, 2), 1920);
+//! ```
+
+pub mod perft;
+pub mod xiangqi;
+
+pub use perft::{divide, parse_suite, perft, SuiteEntry, SuiteError};
+pub use xiangqi::fen::{FenError, Setup, START_FEN};
+pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
+pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};
+pub use xiangqi::position::{Position, StateInfo};
+pub use xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};
