@@ -20,4 +20,8 @@ pub use xiangqi::fen::{FenError, Setup, START_FEN};
 pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
 pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};
 pub use xiangqi::position::{Position, StateInfo};
+pub use xiangqi::rules::{
+    cycle_outcome, Game, GameConfig, GameResult, IllegalMove, RepetitionOutcome, RuleSet,
+    Termination, UnknownRuleSet, UnknownTermination, Verdict,
+};
 pub use xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};
