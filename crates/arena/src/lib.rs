@@ -6,6 +6,9 @@
 
 pub mod cli;
 pub mod commands;
+pub mod curve;
+pub mod ratings;
+pub mod stats;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
