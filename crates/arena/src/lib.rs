@@ -21,5 +21,6 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Bench(args) => commands::bench::run(&args),
     }
 }
