@@ -18,6 +18,16 @@ pub struct Cli {
 pub enum Command {
     /// Count legal move paths (perft) for one position or check a whole suite.
     Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
+    Bench(BenchArgs),
+}
+
+/// `chuhan bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth (the signature is defined at the default).
+    #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
+    pub depth: u32,
 }
 
 /// `chuhan perft`.
