@@ -20,6 +20,28 @@ pub enum Command {
     Perft(PerftArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
     Bench(BenchArgs),
+    /// Play moves from a FEN under the game rules and print the verdict.
+    Judge(JudgeArgs),
+}
+
+/// `chuhan judge`.
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The starting position, as FEN (ranks 0-9, `w` = Red to move).
+    #[arg(long)]
+    pub fen: String,
+    /// Moves in UCI form with ranks 0-9, separated by spaces: "h2e2 h9g7".
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Repetition rules: `asian` (perpetual check and perpetual chase lose) or `check-only`.
+    #[arg(long, default_value_t = chuhan_engine::RuleSet::Asian)]
+    pub rules: chuhan_engine::RuleSet,
+    /// Plies without a capture after which the game is drawn (0: no limit).
+    #[arg(long, default_value_t = chuhan_engine::GameConfig::DEFAULT_MOVE_LIMIT)]
+    pub move_limit: u16,
+    /// Print one JSON object: {"result", "reason", "ply"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `chuhan bench`.

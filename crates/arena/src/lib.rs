@@ -22,5 +22,6 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Judge(args) => commands::judge::run(&args),
     }
 }

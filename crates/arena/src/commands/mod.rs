@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod judge;
 pub mod perft;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
