@@ -2,10 +2,13 @@
 //! of each list delivers the verdict (for repetitions: makes the third occurrence); no move
 //! before it may end the game.
 
+use chuhan_engine::search::{check_only_cycle, CycleVerdict};
 use chuhan_engine::{
     cycle_outcome, Color, Game, GameConfig, GameResult, Move, Position, RepetitionOutcome, RuleSet,
     Termination, Verdict,
 };
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 const RED_WINS: GameResult = GameResult::RedWins;
 const BLACK_WINS: GameResult = GameResult::BlackWins;
@@ -558,4 +561,88 @@ fn earlier_history_counts_for_repetition() {
     );
     assert_eq!(game.moves(), moves(CHARIOT_CHASE_CYCLE));
     assert_eq!(game.config(), &GameConfig::default());
+}
+
+/// The search's built-in perpetual-check judge and `cycle_outcome` under check-only rules agree
+/// at every position of every fixture.
+#[test]
+fn search_check_only_judge_agrees_with_cycle_outcome() {
+    for f in fixtures() {
+        let mut pos = Position::from_fen(f.fen).unwrap();
+        for mv in moves(&f.moves) {
+            pos.make(mv);
+            let ours = cycle_outcome(&mut pos, RuleSet::CheckOnly).map(|o| match o {
+                RepetitionOutcome::Draw => CycleVerdict::Draw,
+                RepetitionOutcome::Loses(color, _) => CycleVerdict::Loses(color),
+            });
+            assert_eq!(ours, check_only_cycle(&mut pos), "{} after {mv}", f.name);
+        }
+    }
+}
+
+/// Random play in sparse positions, where repetitions are frequent: `would_forfeit(mv)` is
+/// exactly "playing mv gives the mover a repetition loss", `cycle_outcome` never changes the
+/// position, and every game ends with a verdict.
+#[test]
+fn random_games_keep_the_judge_consistent() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+    let mut repetition_endings = 0;
+    for f in fixtures() {
+        for rules in RuleSet::ALL {
+            for _ in 0..3 {
+                let config = GameConfig {
+                    rules,
+                    move_limit: 60,
+                };
+                let mut game = Game::new(Position::from_fen(f.fen).unwrap(), config);
+                let mut verdict = game.verdict();
+                while verdict.is_none() {
+                    let mover = game.position().side_to_move();
+                    let legal = game.legal_moves();
+                    for &mv in legal.iter() {
+                        let mut trial = game.clone();
+                        let after = trial.play(mv).expect("a legal move");
+                        let loses = matches!(
+                            after,
+                            Some(v) if v.result == GameResult::win_for(mover.flip())
+                                && matches!(
+                                    v.termination,
+                                    Termination::PerpetualCheck | Termination::PerpetualChase
+                                )
+                        );
+                        assert_eq!(game.would_forfeit(mv), loses, "{} {mv}", f.name);
+                        let mut pos = trial.position().clone();
+                        for r in RuleSet::ALL {
+                            cycle_outcome(&mut pos, r);
+                            assert_eq!(&pos, trial.position());
+                        }
+                    }
+                    // Prefer moving back and forth, so that positions recur.
+                    let moves = game.moves();
+                    let undo = moves.len().checked_sub(2).map(|i| {
+                        let m = moves[i];
+                        Move::new(m.to(), m.from())
+                    });
+                    let mv = match undo {
+                        Some(m) if legal.contains(m) && rng.gen_bool(0.5) => m,
+                        _ => legal.as_slice()[rng.gen_range(0..legal.len())],
+                    };
+                    verdict = game.play(mv).unwrap();
+                }
+                let termination = verdict.unwrap().termination;
+                if matches!(
+                    termination,
+                    Termination::PerpetualCheck
+                        | Termination::PerpetualChase
+                        | Termination::Repetition
+                ) {
+                    repetition_endings += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        repetition_endings > 20,
+        "only {repetition_endings} repetitions"
+    );
 }
