@@ -12,7 +12,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn bench_signature_is_unchanged() {
     let r = bench::run(bench::BENCH_DEPTH);
     assert_eq!(
-        r.nodes, BENCH_SIGNATURE,
+        r.nodes,
+        bench::SIGNATURE,
         "per position: {:?}",
         r.per_position
     );
