@@ -23,5 +23,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Uci => commands::uci::run(),
+        cli::Command::Params => commands::params::run(),
     }
 }

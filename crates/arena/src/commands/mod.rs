@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod params;
 pub mod perft;
+pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
