@@ -18,5 +18,6 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Notation(args) => commands::notation::run(&args),
     }
 }

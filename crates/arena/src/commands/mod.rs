@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod notation;
 pub mod perft;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
