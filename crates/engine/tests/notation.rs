@@ -413,3 +413,28 @@ fn tandem_positions_are_what_they_claim() {
     );
     assert_eq!(tandem_positions().len(), 10);
 }
+
+#[test]
+fn parsing_random_text_never_panics() {
+    use rand::{Rng, SeedableRng};
+    let alphabet: Vec<char> =
+        "KAEHRCPBNkrp0123456789+-.= 前中后後一二三四五六七八九１２３９炮兵卒车将帅进退平é\u{0}"
+            .chars()
+            .collect();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut positions: Vec<Position> = tandem_positions().into_iter().map(|(_, p)| p).collect();
+    positions.push(Position::startpos());
+    for i in 0..20_000 {
+        let len = rng.gen_range(0..7);
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect();
+        let pos = &mut positions[i % 11];
+        for notation in Notation::ALL {
+            if let Ok(m) = parse(pos, &text, notation) {
+                assert!(pos.is_legal(m), "'{text}' gave illegal {m}");
+            }
+        }
+        let _ = parse_any(pos, &text);
+    }
+}

@@ -236,3 +236,53 @@ fn reading_never_panics_on_junk() {
         let _ = read_pgn(s);
     }
 }
+
+#[test]
+fn reading_random_pgn_fragments_never_panics() {
+    use rand::{Rng, SeedableRng};
+    let pieces = [
+        "[Event \"x\"]",
+        "[Format \"WXF\"]",
+        "[Format \"Chinese\"]",
+        "[FEN \"",
+        "\"]",
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        ";",
+        "\n",
+        " ",
+        "1.",
+        "2...",
+        "h2e2",
+        "H2-E2",
+        "C2.5",
+        "H8+7",
+        "炮二平五",
+        "马８进７",
+        "1-0",
+        "*",
+        "$3",
+        "!?",
+        "33.4",
+        "\\",
+        "\"",
+        "r",
+    ];
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+    for _ in 0..5_000 {
+        let n = rng.gen_range(0..16);
+        let text: String = (0..n)
+            .map(|_| pieces[rng.gen_range(0..pieces.len())])
+            .collect();
+        if let Ok(games) = read_pgn(&text) {
+            for g in games {
+                // What was read can be written back.
+                write_pgn(&g, Notation::Wxf).unwrap();
+            }
+        }
+    }
+}
