@@ -20,6 +20,16 @@ pub enum Command {
     Perft(PerftArgs),
     /// Write moves in a notation (UCI, ICCS, WXF, Chinese), one line per move.
     Notation(NotationArgs),
+    /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
+    Bench(BenchArgs),
+}
+
+/// `chuhan bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth (the signature is defined at the default).
+    #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
+    pub depth: u32,
 }
 
 /// `chuhan perft`.

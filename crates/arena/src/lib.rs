@@ -6,6 +6,10 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
+pub mod curve;
+pub mod ratings;
+pub mod stats;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -18,6 +22,7 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Notation(args) => commands::notation::run(&args),
     }
 }
