@@ -20,6 +20,10 @@
 //! same direction (the one on the back rank can only go forward, the other only back), so the
 //! direction already tells them apart.
 //!
+//! Chinese text writes Red's files and numbers as 一…九 and Black's as full-width １…９, with
+//! the side's own piece characters (帅仕相马车炮兵 / 将士象马车炮卒); the ordinal markers for four
+//! or five soldiers are 一…五 for both sides.
+//!
 //! Every function emits one canonical form. Parsing accepts the common variants (lower case,
 //! `B`/`N` for elephant/horse, `=` for sideways, traditional characters, any digit form) and,
 //! when the text is not canonical for any legal move, also a looser reading (for example a
