@@ -25,5 +25,6 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
+        cli::Command::Notation(args) => commands::notation::run(&args),
     }
 }

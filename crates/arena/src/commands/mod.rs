@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod notation;
 pub mod params;
 pub mod perft;
 pub mod uci;
