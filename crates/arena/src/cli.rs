@@ -18,10 +18,16 @@ pub struct Cli {
 pub enum Command {
     /// Count legal move paths (perft) for one position or check a whole suite.
     Perft(PerftArgs),
+    /// Write moves in a notation (UCI, ICCS, WXF, Chinese), one line per move.
+    Notation(NotationArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
     Bench(BenchArgs),
     /// Play moves from a FEN under the game rules and print the verdict.
     Judge(JudgeArgs),
+    /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
+    Uci,
+    /// List the tunable parameters: name, default, min, max, step, group.
+    Params,
 }
 
 /// `chuhan judge`.
@@ -74,4 +80,18 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// `chuhan notation`.
+#[derive(Debug, Args)]
+pub struct NotationArgs {
+    /// The start position, as FEN (default: the standard start).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The moves, space-separated, in UCI (`h2e2`) or any other notation (ICCS, WXF, Chinese).
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: String,
+    /// The notation to write: iccs, uci, wxf or chinese.
+    #[arg(long, default_value = "iccs")]
+    pub format: chuhan_engine::Notation,
 }

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod curve;
 pub mod ratings;
 pub mod stats;
@@ -23,5 +24,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Judge(args) => commands::judge::run(&args),
+        cli::Command::Uci => commands::uci::run(),
+        cli::Command::Params => commands::params::run(),
+        cli::Command::Notation(args) => commands::notation::run(&args),
     }
 }

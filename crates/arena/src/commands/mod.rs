@@ -2,7 +2,10 @@
 
 pub mod bench;
 pub mod judge;
+pub mod notation;
+pub mod params;
 pub mod perft;
+pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
