@@ -20,4 +20,7 @@ pub use xiangqi::fen::{FenError, Setup, START_FEN};
 pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
 pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};
 pub use xiangqi::position::{Position, StateInfo};
+pub use xiangqi::rules::{
+    Game, GameConfig, GameResult, IllegalMove, RuleSet, Termination, Verdict,
+};
 pub use xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};

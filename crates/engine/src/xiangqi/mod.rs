@@ -4,5 +4,6 @@ pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod position;
+pub mod rules;
 pub mod tables;
 pub mod types;
