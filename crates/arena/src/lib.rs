@@ -6,6 +6,14 @@
 
 pub mod cli;
 pub mod commands;
+pub mod game;
+pub mod limits;
+pub mod openings;
+pub mod player;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod schedule;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -18,5 +26,9 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Match(args) => commands::matches::run(&args),
+        cli::Command::Stats(_) | cli::Command::Sprt(_) => {
+            anyhow::bail!("not available yet: waiting for the statistics module")
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod matches;
 pub mod perft;
+pub mod tournament;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
