@@ -24,6 +24,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Play a base player against a test player until an SPRT accepts a hypothesis.
     Sprt(SprtArgs),
+    /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
+    Bench(BenchArgs),
 }
 
 /// `chuhan stats`.
@@ -164,6 +166,14 @@ pub struct SprtArgs {
     /// Shared run options.
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `chuhan bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth (the signature is defined at the default).
+    #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
+    pub depth: u32,
 }
 
 /// `chuhan perft`.

@@ -6,14 +6,17 @@
 
 pub mod cli;
 pub mod commands;
+pub mod curve;
 pub mod game;
 pub mod limits;
 pub mod openings;
 pub mod player;
+pub mod ratings;
 pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod stats;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -30,5 +33,6 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Stats(_) | cli::Command::Sprt(_) => {
             anyhow::bail!("not available yet: waiting for the statistics module")
         }
+        cli::Command::Bench(args) => commands::bench::run(&args),
     }
 }

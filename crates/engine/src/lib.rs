@@ -12,10 +12,20 @@
 //! assert_eq!(perft(&mut pos, 2), 1920);
 //! ```
 
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod level;
+pub mod params;
 pub mod perft;
+pub mod search;
 pub mod xiangqi;
 
+pub use engine::{Engine, EngineConfig};
+pub use level::Level;
+pub use params::{ParamDef, ParamError, Params};
 pub use perft::{divide, parse_suite, perft, SuiteEntry, SuiteError};
+pub use search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
 pub use xiangqi::fen::{FenError, Setup, START_FEN};
 pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
 pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};

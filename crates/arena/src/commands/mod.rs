@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod matches;
 pub mod perft;
 pub mod tournament;

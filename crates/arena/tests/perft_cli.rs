@@ -1,0 +1,118 @@
+//! `chuhan perft` as other tools call it: output format and exit codes.
+
+use std::process::Command;
+
+const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+fn chuhan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(args)
+        .output()
+        .expect("chuhan runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chuhan-perft-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn divide_lists_every_root_move_then_the_total() {
+    for threads in ["1", "2"] {
+        let (code, out, _) = chuhan(&[
+            "perft",
+            "--fen",
+            START,
+            "--depth",
+            "3",
+            "--divide",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 45, "44 moves and the total");
+        let sum: u64 = lines[..44]
+            .iter()
+            .map(|l| {
+                let (mv, n) = l.split_once(": ").unwrap();
+                assert_eq!(mv.len(), 4, "{l}");
+                n.parse::<u64>().unwrap()
+            })
+            .sum();
+        assert_eq!(sum, 79_666);
+        assert_eq!(lines[44], "total: 79666");
+        assert!(out.contains("h2e2: "), "central cannon listed in 0-9 ranks");
+    }
+}
+
+#[test]
+fn suite_pass_fail_and_unusable_input() {
+    let good = temp_file(
+        "good.epd",
+        &format!("# comment\n\n{START} ;D1 44 ;D2 1920\n"),
+    );
+    let (code, out, _) = chuhan(&["perft", "--suite", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("pass line 3: D2 1920"), "{out}");
+    assert!(out.contains("positions: 1  passed: 1  failed: 0"), "{out}");
+
+    let wrong = temp_file("wrong.epd", &format!("{START} ;D1 44 ;D2 1921\n"));
+    let (code, out, _) = chuhan(&[
+        "perft",
+        "--suite",
+        wrong.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL line 1: depth 2 expected 1921 got 1920"),
+        "{out}"
+    );
+
+    // --max-depth skips the wrong depth.
+    let (code, _, _) = chuhan(&[
+        "perft",
+        "--suite",
+        wrong.to_str().unwrap(),
+        "--max-depth",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+
+    let malformed = temp_file("bad.epd", &format!("{START} ;D1 44\n{START} ;D2 x\n"));
+    let (code, _, err) = chuhan(&["perft", "--suite", malformed.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2") && err.contains("'x'"), "{err}");
+
+    let bad_fen = temp_file("badfen.epd", "rnbakabnr/9 w ;D1 3\n");
+    let (code, _, err) = chuhan(&["perft", "--suite", bad_fen.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1") && err.contains("bad FEN"), "{err}");
+
+    let (code, _, err) = chuhan(&["perft", "--suite", "/nonexistent/suite.epd"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/suite.epd"), "{err}");
+}
+
+#[test]
+fn bad_fen_is_exit_2_with_the_reason() {
+    let (code, _, err) = chuhan(&[
+        "perft",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("face each other"), "{err}");
+}

@@ -1,0 +1,114 @@
+//! An engine: parameters + search features + an optional level, with a seeded random stream
+//! per game. This is what players in the arena and the UCI front end drive.
+
+use crate::level::Level;
+use crate::params::Params;
+use crate::search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
+use crate::xiangqi::position::Position;
+use crate::xiangqi::types::Move;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A complete engine configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// Display name.
+    pub name: String,
+    /// Parameter values.
+    pub params: Params,
+    /// Search switches and TT size.
+    pub options: SearchOptions,
+    /// Difficulty level (None = full strength within the caller's limits).
+    pub level: Option<Level>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            name: "chuhan".into(),
+            params: Params::default(),
+            options: SearchOptions::default(),
+            level: None,
+        }
+    }
+}
+
+/// An engine instance (one per worker; reused across games).
+pub struct Engine {
+    config: EngineConfig,
+    searcher: Searcher,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Engine {
+    /// A fresh engine.
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            searcher: Searcher::new(config.params.clone(), config.options),
+            config,
+            rng: Xoshiro256PlusPlus::seed_from_u64(0),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The searcher (for the repetition judge, evaluation access).
+    pub fn searcher_mut(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+
+    /// Starts a new game: clears the TT and history, reseeds the random stream.
+    pub fn new_game(&mut self, seed: u64) {
+        self.searcher.clear();
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    }
+
+    /// A plain search at full strength within `limits` (levels ignored).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.searcher.search(pos, limits, &[], false, info)
+    }
+
+    /// Picks the move to play: searches within the tighter of `limits` and the level's caps,
+    /// over `candidates` (moves allowed at the root, e.g. without forfeiting repetitions;
+    /// empty = all legal moves), then lets the level stray or play randomly. `game_ply` is the
+    /// number of plies already played in the game (for the level's opening settings).
+    pub fn choose_move(
+        &mut self,
+        pos: &Position,
+        candidates: &[Move],
+        limits: &Limits,
+        game_ply: usize,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let Some(level) = self.config.level.clone() else {
+            return self.searcher.search(pos, limits, candidates, false, info);
+        };
+        let limits = limits.tightest(&level.limits(game_ply));
+        let exact = level.margin_at(game_ply) > 0;
+        let mut result = self.searcher.search(pos, &limits, candidates, exact, info);
+        let all: Vec<Move> = if candidates.is_empty() {
+            pos.clone().legal_moves().iter().copied().collect()
+        } else {
+            candidates.to_vec()
+        };
+        let chosen = level.choose(&result, &all, game_ply, &mut self.rng);
+        if chosen != result.best_move {
+            result.score = result
+                .root_scores
+                .iter()
+                .find(|(m, _)| *m == chosen)
+                .map_or(result.score, |&(_, s)| s);
+            result.best_move = chosen;
+            result.pv = vec![chosen];
+        }
+        result
+    }
+}

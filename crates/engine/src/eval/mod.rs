@@ -1,0 +1,237 @@
+//! Evaluation: material + piece-square tables (one signed table per piece, updated
+//! incrementally by the search) + a side-to-move bonus, plus optional terms (mobility, hanging
+//! pieces) whose weights are zero until an SPRT says they win.
+//!
+//! The material/PST/tempo part is linear in the parameters: [`linear_features`] exposes it so
+//! the Texel tuner's gradient is exact.
+
+use crate::params::{self, Params, PST_KINDS};
+use crate::xiangqi::movegen::{GenKind, MoveList};
+use crate::xiangqi::position::Position;
+use crate::xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};
+
+/// Evaluation weights resolved from [`Params`] into lookup tables.
+#[derive(Clone, Debug)]
+pub struct EvalTables {
+    /// Material + PST per piece encoding and point, from Red's view (Black pieces negative).
+    pub psq: [[i32; SQUARE_COUNT]; 16],
+    /// Bonus for the side to move.
+    pub tempo: i32,
+    /// Mobility weight per kind (index by kind bits), 0 = off.
+    pub mobility: [i32; 8],
+    /// Penalty per hanging piece (attacked and undefended), 0 = off.
+    pub hanging: i32,
+    /// Material values by kind bits (for move ordering and pruning margins).
+    pub material: [i32; 8],
+}
+
+/// Rank counted from a side's own back rank.
+#[inline]
+pub fn own_rank(color: Color, sq: Square) -> u8 {
+    match color {
+        Color::Red => sq.rank(),
+        Color::Black => 9 - sq.rank(),
+    }
+}
+
+fn material_index(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::General => None,
+        k => params::index_of(&format!("material.{}", params::kind_name(k))),
+    }
+}
+
+impl EvalTables {
+    /// Builds the tables from parameter values.
+    pub fn new(p: &Params) -> EvalTables {
+        let mut material = [0i32; 8];
+        for kind in PieceKind::ALL {
+            material[kind as usize] = material_index(kind).map_or(0, |i| p.get(i));
+        }
+        let mut psq = [[0i32; SQUARE_COUNT]; 16];
+        for color in Color::ALL {
+            for kind in PST_KINDS {
+                let piece = Piece::new(color, kind);
+                for s in 0..SQUARE_COUNT {
+                    let sq = Square(s as u8);
+                    let pst = params::pst_index(kind, sq.file(), own_rank(color, sq))
+                        .map_or(0, |i| p.get(i));
+                    let v = material[kind as usize] + pst;
+                    psq[piece.index()][s] = if color == Color::Red { v } else { -v };
+                }
+            }
+        }
+        let mut mobility = [0i32; 8];
+        mobility[PieceKind::Horse as usize] = p.get(params::scalar("eval.mobility.horse"));
+        mobility[PieceKind::Chariot as usize] = p.get(params::scalar("eval.mobility.chariot"));
+        mobility[PieceKind::Cannon as usize] = p.get(params::scalar("eval.mobility.cannon"));
+        EvalTables {
+            psq,
+            tempo: p.get(params::scalar("eval.tempo")),
+            mobility,
+            hanging: p.get(params::scalar("eval.hanging")),
+            material,
+        }
+    }
+
+    /// Material + PST of the whole board from Red's view, computed from scratch.
+    pub fn psq_full(&self, pos: &Position) -> i32 {
+        pos.board()
+            .iter()
+            .enumerate()
+            .map(|(s, p)| self.psq[p.index()][s])
+            .sum()
+    }
+
+    /// Change of [`EvalTables::psq_full`] that `mv` causes; call before making it.
+    #[inline]
+    pub fn psq_delta(&self, pos: &Position, mv: Move) -> i32 {
+        let from = mv.from().index();
+        let to = mv.to().index();
+        let piece = pos.board()[from].index();
+        let captured = pos.board()[to].index();
+        self.psq[piece][to] - self.psq[piece][from] - self.psq[captured][to]
+    }
+
+    /// Whether any optional (non-incremental) term is switched on.
+    pub fn has_optional_terms(&self) -> bool {
+        self.hanging != 0 || self.mobility.iter().any(|&w| w != 0)
+    }
+
+    /// The optional terms from Red's view.
+    pub fn optional_terms(&self, pos: &Position) -> i32 {
+        if !self.has_optional_terms() {
+            return 0;
+        }
+        let mut score = 0;
+        if self.mobility.iter().any(|&w| w != 0) {
+            for color in Color::ALL {
+                let sign = if color == Color::Red { 1 } else { -1 };
+                let mut bits = pos.occupancy(color);
+                while bits != 0 {
+                    let s = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let piece = pos.board()[s];
+                    let w = self.mobility[piece.kind_bits() as usize];
+                    if w != 0 {
+                        score += sign * w * pseudo_mobility(pos, Square(s as u8)) as i32;
+                    }
+                }
+            }
+        }
+        if self.hanging != 0 {
+            let (red, black) = hanging_counts(pos);
+            score -= self.hanging * (red as i32 - black as i32);
+        }
+        score
+    }
+
+    /// Full evaluation from the side to move's view, from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let red = self.psq_full(pos) + self.optional_terms(pos);
+        let stm = if pos.side_to_move() == Color::Red {
+            red
+        } else {
+            -red
+        };
+        stm + self.tempo
+    }
+}
+
+/// Pseudo-legal moves of the piece on `sq` as if its side were to move.
+fn pseudo_mobility(pos: &Position, sq: Square) -> usize {
+    let color = pos.piece_at(sq).color();
+    let mut list = MoveList::new();
+    if color == pos.side_to_move() {
+        pos.generate_piece_pseudo(sq, &mut list);
+    } else {
+        let mut other = pos.clone();
+        other.side = color;
+        other.generate_piece_pseudo(sq, &mut list);
+    }
+    list.len()
+}
+
+/// Pieces (not generals) of each side attacked by the enemy and not defended: (red, black).
+pub fn hanging_counts(pos: &Position) -> (u32, u32) {
+    let mut attacked = [[false; SQUARE_COUNT]; 2];
+    for color in Color::ALL {
+        let mut p = pos.clone();
+        p.side = color;
+        let mut list = MoveList::new();
+        p.generate_pseudo(GenKind::All, &mut list);
+        for m in list.iter() {
+            attacked[color.index()][m.to().index()] = true;
+        }
+        // Defence: squares holding own pieces that an own piece could recapture on. Found by
+        // pretending each own piece is an enemy is costly; use a cheap proxy below.
+    }
+    let mut counts = (0, 0);
+    for s in 0..SQUARE_COUNT {
+        let piece = pos.board()[s];
+        let Some(kind) = piece.kind() else { continue };
+        if kind == PieceKind::General {
+            continue;
+        }
+        let c = piece.color();
+        if attacked[c.flip().index()][s] && !defended(pos, Square(s as u8)) {
+            if c == Color::Red {
+                counts.0 += 1;
+            } else {
+                counts.1 += 1;
+            }
+        }
+    }
+    counts
+}
+
+/// Whether a piece is defended: an own piece could capture on its point if an enemy stood there.
+fn defended(pos: &Position, sq: Square) -> bool {
+    let piece = pos.piece_at(sq);
+    let color = piece.color();
+    let mut p = pos.clone();
+    // Put a dummy enemy soldier there (kept legal for generation purposes only).
+    p.board[sq.index()] = Piece::new(color.flip(), PieceKind::Soldier);
+    p.occupied[color.index()] &= !(1u128 << sq.index());
+    p.occupied[color.flip().index()] |= 1u128 << sq.index();
+    p.side = color;
+    let mut list = MoveList::new();
+    p.generate_pseudo(GenKind::Captures, &mut list);
+    list.iter().any(|m| m.to() == sq)
+}
+
+/// The linear features of a position from Red's view: `(parameter index, value)` pairs such
+/// that material + PST + tempo = sum of `params[index] * value`.
+pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
+    let mut acc: Vec<(usize, f64)> = Vec::with_capacity(40);
+    let mut add = |i: usize, v: f64| {
+        if let Some(e) = acc.iter_mut().find(|(j, _)| *j == i) {
+            e.1 += v;
+        } else {
+            acc.push((i, v));
+        }
+    };
+    for (s, p) in pos.board().iter().enumerate() {
+        let Some(kind) = p.kind() else { continue };
+        let color = p.color();
+        let sign = if color == Color::Red { 1.0 } else { -1.0 };
+        let sq = Square(s as u8);
+        if let Some(i) = material_index(kind) {
+            add(i, sign);
+        }
+        if let Some(i) = params::pst_index(kind, sq.file(), own_rank(color, sq)) {
+            add(i, sign);
+        }
+    }
+    let tempo = params::scalar("eval.tempo");
+    add(
+        tempo,
+        if pos.side_to_move() == Color::Red {
+            1.0
+        } else {
+            -1.0
+        },
+    );
+    acc.retain(|&(_, v)| v != 0.0);
+    acc
+}

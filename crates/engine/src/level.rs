@@ -1,0 +1,156 @@
+//! Difficulty levels: numbers, not code. A level caps depth, nodes and time, and may "stray"
+//! to a plausible second-best move within a margin, or play a random move at some rate. During
+//! the first plies of a game it may search differently (opening variety).
+
+use crate::search::{is_mate_score, Limits, SearchResult};
+use crate::xiangqi::types::Move;
+use rand::Rng;
+use std::time::Duration;
+
+/// A difficulty level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// Name (`easy`, `medium`, `hard`, or any).
+    pub name: String,
+    /// Depth cap.
+    pub depth: Option<u32>,
+    /// Node budget per move.
+    pub nodes: Option<u64>,
+    /// Time budget per move.
+    pub time: Option<Duration>,
+    /// Centipawns below the best within which the level may stray to another move.
+    pub margin: i32,
+    /// Probability (0..=1) of a random legal move instead of the searched one.
+    pub random_rate: f64,
+    /// Plies at the start of a game that use the opening settings below.
+    pub opening_plies: u32,
+    /// Depth cap during the opening plies (None = the normal cap).
+    pub opening_depth: Option<u32>,
+    /// Margin during the opening plies.
+    pub opening_margin: i32,
+}
+
+impl Level {
+    /// The published Easy level: depth 2, 6,000 nodes, 500 ms, margin 100, 12% random moves.
+    pub fn easy() -> Level {
+        Level {
+            name: "easy".into(),
+            depth: Some(2),
+            nodes: Some(6_000),
+            time: Some(Duration::from_millis(500)),
+            margin: 100,
+            random_rate: 0.12,
+            opening_plies: 0,
+            opening_depth: None,
+            opening_margin: 0,
+        }
+    }
+
+    /// The published Medium level: depth 4, 60,000 nodes, 1,500 ms, margin 24, 2% random.
+    pub fn medium() -> Level {
+        Level {
+            name: "medium".into(),
+            depth: Some(4),
+            nodes: Some(60_000),
+            time: Some(Duration::from_millis(1_500)),
+            margin: 24,
+            random_rate: 0.02,
+            opening_plies: 0,
+            opening_depth: None,
+            opening_margin: 0,
+        }
+    }
+
+    /// The published Hard level: depth 14, 1,200,000 nodes, 4,000 ms, no straying; its first
+    /// 8 plies are searched 5 plies deep straying up to 14.
+    pub fn hard() -> Level {
+        Level {
+            name: "hard".into(),
+            depth: Some(14),
+            nodes: Some(1_200_000),
+            time: Some(Duration::from_millis(4_000)),
+            margin: 0,
+            random_rate: 0.0,
+            opening_plies: 8,
+            opening_depth: Some(5),
+            opening_margin: 14,
+        }
+    }
+
+    /// Whether this level is in its opening phase at `game_ply` (0 = first move of the game).
+    pub fn in_opening(&self, game_ply: usize) -> bool {
+        (game_ply as u64) < self.opening_plies as u64
+    }
+
+    /// The limits this level imposes at `game_ply`.
+    pub fn limits(&self, game_ply: usize) -> Limits {
+        let depth = if self.in_opening(game_ply) {
+            self.opening_depth.or(self.depth)
+        } else {
+            self.depth
+        };
+        Limits {
+            depth,
+            nodes: self.nodes,
+            soft_time: self.time,
+            hard_time: self.time,
+            stop: None,
+        }
+    }
+
+    /// The straying margin at `game_ply`.
+    pub fn margin_at(&self, game_ply: usize) -> i32 {
+        if self.in_opening(game_ply) {
+            self.opening_margin
+        } else {
+            self.margin
+        }
+    }
+
+    /// Chooses the move to play from a finished search: a random candidate at the random rate,
+    /// else a move within the margin drawn with weight `exp(-(best - score) / max(1, margin/2))`.
+    /// Never strays or plays randomly once a forced win or loss is found (mate scores), so a
+    /// mate in one is never missed.
+    pub fn choose<R: Rng>(
+        &self,
+        result: &SearchResult,
+        candidates: &[Move],
+        game_ply: usize,
+        rng: &mut R,
+    ) -> Move {
+        // Draw both numbers every time so the random stream does not depend on the branch.
+        let roll: f64 = rng.gen();
+        let pick: f64 = rng.gen();
+        if result.best_move.is_none() || is_mate_score(result.score) {
+            return result.best_move;
+        }
+        if self.random_rate > 0.0 && roll < self.random_rate && !candidates.is_empty() {
+            let i = ((pick * candidates.len() as f64) as usize).min(candidates.len() - 1);
+            return candidates[i];
+        }
+        let margin = self.margin_at(game_ply);
+        if margin <= 0 || result.root_scores.len() < 2 {
+            return result.best_move;
+        }
+        let best = result.score;
+        let temperature = (margin as f64 / 2.0).max(1.0);
+        let near: Vec<(Move, f64)> = result
+            .root_scores
+            .iter()
+            .filter(|&&(m, s)| best - s <= margin && candidates.contains(&m) && !is_mate_score(s))
+            .map(|&(m, s)| (m, (-((best - s).max(0) as f64) / temperature).exp()))
+            .collect();
+        let total: f64 = near.iter().map(|(_, w)| w).sum();
+        if near.is_empty() || total <= 0.0 {
+            return result.best_move;
+        }
+        let mut target = pick * total;
+        for (m, w) in &near {
+            if target < *w {
+                return *m;
+            }
+            target -= w;
+        }
+        near[near.len() - 1].0
+    }
+}

@@ -1,0 +1,864 @@
+//! Search: iterative deepening, PVS with a transposition table, null move, late-move
+//! reductions, check extensions, quiescence over captures (all evasions in check), killers and
+//! history, moves picked one at a time, mate scores `-MATE + ply`, repetition judged from the
+//! make/unmake stacks. Node-limited searches are deterministic.
+
+pub mod limits;
+pub mod tt;
+
+use crate::eval::EvalTables;
+use crate::params::{self, Params};
+use crate::xiangqi::movegen::{GenKind, MoveList};
+use crate::xiangqi::position::Position;
+use crate::xiangqi::types::{Color, Move, PieceKind, SQUARE_COUNT};
+pub use limits::Limits;
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+
+/// Score of being mated at the root; a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Larger than any score.
+pub const INFINITE: i32 = 32_000;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// Search features that can be switched off (for A/B tests and debugging).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Check extensions.
+    pub check_extension: bool,
+    /// Reverse futility pruning at shallow depth.
+    pub futility: bool,
+    /// Transposition table size in megabytes.
+    pub tt_mb: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            null_move: true,
+            lmr: true,
+            check_extension: true,
+            futility: true,
+            tt_mb: 16,
+        }
+    }
+}
+
+/// What one finished iteration reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score from the side to move's view (centipawns or mate score).
+    pub score: i32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::NONE` when there is no legal move).
+    pub best_move: Move,
+    /// Score from the side to move's view.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// With `exact_root_scores`: every root move's score at the last completed depth.
+    pub root_scores: Vec<(Move, i32)>,
+}
+
+/// Formats a score as UCI does: `cp N` or `mate N` (moves, negative when being mated).
+pub fn uci_score(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Whether a score is a forced mate for either side.
+pub fn is_mate_score(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+struct Tunables {
+    contempt: i32,
+    null_reduction: i32,
+    lmr_min_depth: i32,
+    lmr_min_moves: usize,
+    futility_margin: i32,
+    delta_margin: i32,
+    aspiration: i32,
+    lmr: [[u8; 64]; 64],
+}
+
+impl Tunables {
+    fn new(p: &Params) -> Tunables {
+        let get = |n: &str| p.get(params::scalar(n));
+        let base = get("search.lmr_base") as f64 / 100.0;
+        let divisor = (get("search.lmr_divisor") as f64 / 100.0).max(0.1);
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = base + (d as f64).ln() * (m as f64).ln() / divisor;
+                *r = v.clamp(0.0, 40.0) as u8;
+            }
+        }
+        Tunables {
+            contempt: get("search.contempt"),
+            null_reduction: get("search.null_reduction"),
+            lmr_min_depth: get("search.lmr_min_depth"),
+            lmr_min_moves: get("search.lmr_min_moves").max(1) as usize,
+            futility_margin: get("search.futility_margin"),
+            delta_margin: get("search.delta_margin"),
+            aspiration: get("search.aspiration"),
+            lmr,
+        }
+    }
+}
+
+/// Judges a repetition inside the search tree. Returns the score from the side to move's view,
+/// or `None` when the position does not repeat. The default judge is [`check_only_cycle`];
+/// the rules module supplies one that also knows the chase rule.
+pub type RepetitionJudge = fn(&mut Position) -> Option<CycleVerdict>;
+
+/// Who, if anyone, a repetition cycle condemns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleVerdict {
+    /// Neither side forfeits: a draw.
+    Draw,
+    /// This side loses (perpetual check or chase).
+    Loses(Color),
+}
+
+/// Tree repetition by the perpetual-check rule only: the current key recurring within the
+/// plies since the last capture or null move; a side that checked with every move of the
+/// cycle (while the other did not) loses.
+pub fn check_only_cycle(pos: &mut Position) -> Option<CycleVerdict> {
+    let hist = pos.history();
+    let len = hist.len();
+    let window = (pos.quiet_plies() as usize).min(len);
+    let key = pos.key();
+    let mut d = 4;
+    while d <= window {
+        if hist[len - d].key_before == key {
+            let mover = pos.side_to_move();
+            let mut mover_all = true;
+            let mut other_all = true;
+            for (i, st) in hist[len - d..].iter().enumerate() {
+                if i % 2 == 0 {
+                    mover_all &= st.gave_check;
+                } else {
+                    other_all &= st.gave_check;
+                }
+            }
+            return Some(match (mover_all, other_all) {
+                (true, false) => CycleVerdict::Loses(mover),
+                (false, true) => CycleVerdict::Loses(mover.flip()),
+                _ => CycleVerdict::Draw,
+            });
+        }
+        d += 2;
+    }
+    None
+}
+
+/// The searcher: owns the transposition table, history and killers across searches.
+pub struct Searcher {
+    params: Params,
+    eval: EvalTables,
+    tunables: Tunables,
+    options: SearchOptions,
+    tt: TranspositionTable,
+    history: Vec<i32>,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    judge: RepetitionJudge,
+    // Per search.
+    pos: Position,
+    psq: Vec<i32>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    limits: Limits,
+    start: Instant,
+    root_side: Color,
+    repetition_hits: u64,
+}
+
+impl Searcher {
+    /// A searcher with these parameters and options.
+    pub fn new(params: Params, options: SearchOptions) -> Searcher {
+        Searcher {
+            eval: EvalTables::new(&params),
+            tunables: Tunables::new(&params),
+            params,
+            options,
+            tt: TranspositionTable::new(options.tt_mb),
+            history: vec![0; SQUARE_COUNT * SQUARE_COUNT],
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            judge: check_only_cycle,
+            pos: Position::startpos(),
+            psq: Vec::with_capacity(MAX_PLY + 8),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            limits: Limits::default(),
+            start: Instant::now(),
+            root_side: Color::Red,
+            repetition_hits: 0,
+        }
+    }
+
+    /// The parameters in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The evaluation tables in use.
+    pub fn eval_tables(&self) -> &EvalTables {
+        &self.eval
+    }
+
+    /// Sets the repetition judge used inside the tree (e.g. one that knows the chase rule).
+    pub fn set_repetition_judge(&mut self, judge: RepetitionJudge) {
+        self.judge = judge;
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+    }
+
+    /// Static evaluation of a position from the side to move's view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.eval.evaluate(pos)
+    }
+
+    #[inline]
+    fn static_eval(&self) -> i32 {
+        let mut red = *self.psq.last().unwrap_or(&0);
+        if self.eval.has_optional_terms() {
+            red += self.eval.optional_terms(&self.pos);
+        }
+        let stm = if self.pos.side_to_move() == Color::Red {
+            red
+        } else {
+            -red
+        };
+        stm + self.eval.tempo
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move) {
+        let delta = self.eval.psq_delta(&self.pos, mv);
+        let top = *self.psq.last().unwrap_or(&0);
+        self.psq.push(top + delta);
+        self.pos.make(mv);
+    }
+
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake();
+        self.psq.pop();
+    }
+
+    #[inline]
+    fn check_limits(&mut self) {
+        if let Some(max) = self.limits.nodes {
+            if self.nodes >= max {
+                self.stopped = true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(hard) = self.limits.hard_time() {
+                if self.start.elapsed() >= hard {
+                    self.stopped = true;
+                }
+            }
+            if self.limits.stop_requested() {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Searches `pos` (its move history is used for repetitions) within `limits`, calling
+    /// `info` after every completed iteration. `root_moves` restricts the moves considered
+    /// (empty = all legal moves). With `exact_root_scores`, every root move gets an exact
+    /// score at each depth (slower; used by levels that stray).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        root_moves: &[Move],
+        exact_root_scores: bool,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.pos = pos.clone();
+        self.psq.clear();
+        self.psq.push(self.eval.psq_full(&self.pos));
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.limits = limits.clone();
+        self.start = Instant::now();
+        self.root_side = pos.side_to_move();
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            *h /= 4;
+        }
+
+        let mut moves: Vec<Move> = self.pos.legal_moves().iter().copied().collect();
+        if !root_moves.is_empty() {
+            moves.retain(|m| root_moves.contains(m));
+        }
+        let mut result = SearchResult {
+            best_move: moves.first().copied().unwrap_or(Move::NONE),
+            score: if moves.is_empty() { -MATE } else { 0 },
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: moves.first().map(|&m| vec![m]).unwrap_or_default(),
+            root_scores: Vec::new(),
+        };
+        if moves.is_empty() {
+            return result;
+        }
+        // A mate in one (no legal reply: mate or stalemate, both win) is played at once.
+        for &mv in &moves {
+            self.pos.make(mv);
+            let wins = !self.pos.has_legal_move();
+            self.pos.unmake();
+            if wins {
+                result.best_move = mv;
+                result.score = MATE - 1;
+                result.depth = 1;
+                result.pv = vec![mv];
+                result.root_scores = moves
+                    .iter()
+                    .map(|&m| (m, if m == mv { MATE - 1 } else { -INFINITE }))
+                    .collect();
+                if exact_root_scores {
+                    result.root_scores.retain(|&(m, _)| m == mv);
+                }
+                return result;
+            }
+        }
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let mut scores: Vec<(Move, i32)> = moves.iter().map(|&m| (m, -INFINITE)).collect();
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            let (mut alpha, mut beta) = (-INFINITE, INFINITE);
+            let mut window = self.tunables.aspiration;
+            if depth >= 4 && !exact_root_scores && !is_mate_score(prev_score) {
+                alpha = (prev_score - window).max(-INFINITE);
+                beta = (prev_score + window).min(INFINITE);
+            }
+            let score = loop {
+                let s = self.root(depth as i32, alpha, beta, &mut scores, exact_root_scores);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - window).max(-INFINITE);
+                    window *= 2;
+                } else if s >= beta {
+                    beta = (beta + window).min(INFINITE);
+                    window *= 2;
+                } else {
+                    break s;
+                }
+                if window > 1000 {
+                    alpha = -INFINITE;
+                    beta = INFINITE;
+                }
+            };
+            // An interrupted iteration still counts if it improved on the best move.
+            if self.stopped {
+                if depth > 1 && scores[0].1 > result.score && scores[0].1 > -INFINITE {
+                    result.best_move = scores[0].0;
+                    result.score = scores[0].1;
+                    result.pv = self.pv[0][..self.pv_len[0].max(1)].to_vec();
+                    result.pv[0] = scores[0].0;
+                }
+                break;
+            }
+            prev_score = score;
+            result.best_move = scores[0].0;
+            result.score = score;
+            result.depth = depth;
+            result.seldepth = self.seldepth as u32;
+            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+            if result.pv.first() != Some(&result.best_move) {
+                result.pv = vec![result.best_move];
+            }
+            result.root_scores = scores.clone();
+            info(&SearchInfo {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv: result.pv.clone(),
+            });
+            if is_mate_score(score) && depth as i32 > MATE - score.abs() + 2 {
+                break;
+            }
+            if let Some(soft) = limits.soft_time() {
+                if self.start.elapsed() >= soft.mul_f64(0.55) {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Root search: moves in `scores` order (best first), updating their scores; keeps the
+    /// list sorted so the best move is first.
+    fn root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        scores: &mut Vec<(Move, i32)>,
+        exact: bool,
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        let mut best = -INFINITE;
+        for i in 0..scores.len() {
+            let mv = scores[i].0;
+            self.make(mv);
+            self.nodes += 1;
+            let ext = i32::from(self.options.check_extension && self.pos.in_check());
+            let score = if i == 0 || exact {
+                let a = if exact { -INFINITE } else { alpha };
+                -self.alpha_beta(depth - 1 + ext, -beta, -a, 1, true, true)
+            } else {
+                let mut s = -self.alpha_beta(depth - 1 + ext, -alpha - 1, -alpha, 1, false, true);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.alpha_beta(depth - 1 + ext, -beta, -alpha, 1, true, true);
+                }
+                s
+            };
+            self.unmake();
+            if self.stopped {
+                // A move whose search was cut short is ignored.
+                break;
+            }
+            scores[i].1 = if exact || score > alpha || i == 0 {
+                score
+            } else {
+                // Fail-low: an upper bound; keep it below the best for ordering.
+                score.min(alpha) - 1
+            };
+            if score > best {
+                best = score;
+                if score > alpha || i == 0 {
+                    self.pv[0][0] = mv;
+                    let child = self.pv_len[1].max(1);
+                    for p in 1..child {
+                        self.pv[0][p] = self.pv[1][p];
+                    }
+                    self.pv_len[0] = child;
+                }
+                if score > alpha && !exact {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Stable sort: best first, ties keep previous order (deterministic).
+        if !self.stopped {
+            scores.sort_by_key(|e| std::cmp::Reverse(e.1));
+        } else if let Some(pos) = scores
+            .iter()
+            .position(|&(m, _)| Some(&m) == self.pv[0][..self.pv_len[0]].first())
+        {
+            let e = scores.remove(pos);
+            scores.insert(0, e);
+        }
+        best
+    }
+
+    fn draw_score(&self) -> i32 {
+        if self.pos.side_to_move() == self.root_side {
+            -self.tunables.contempt
+        } else {
+            self.tunables.contempt
+        }
+    }
+
+    fn alpha_beta(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_allowed: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        // Repetition, judged from the stacks (cheap key scan when nothing repeats).
+        if self.pos.quiet_plies() >= 4 {
+            if let Some(verdict) = (self.judge)(&mut self.pos) {
+                self.repetition_hits += 1;
+                return match verdict {
+                    CycleVerdict::Draw => self.draw_score(),
+                    CycleVerdict::Loses(c) if c == self.pos.side_to_move() => -MATE + ply as i32,
+                    CycleVerdict::Loses(_) => MATE - ply as i32,
+                };
+            }
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let mut tt_move = Move::NONE;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let score = score_from_tt(e.score as i32, ply);
+                let cut = match e.bound() {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.static_eval()
+        };
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at shallow depth.
+            if self.options.futility
+                && depth <= 3
+                && static_eval - self.tunables.futility_margin * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Null move, only with enough material that zugzwang is unlikely.
+            if self.options.null_move
+                && null_allowed
+                && depth >= 2
+                && static_eval >= beta
+                && self.null_material_ok()
+            {
+                let r = self.tunables.null_reduction + depth / 6;
+                self.pos.make_null();
+                self.psq.push(*self.psq.last().unwrap_or(&0));
+                let score =
+                    -self.alpha_beta(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
+                self.psq.pop();
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let reps_before = self.repetition_hits;
+        let mut list = MoveList::new();
+        self.pos.generate_pseudo(GenKind::All, &mut list);
+        let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
+        self.score_moves(&list, &mut order, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut legal = 0usize;
+        for i in 0..list.len() {
+            let mv = pick(&mut list, &mut order, i);
+            if !self.pos.is_legal_pseudo(mv) {
+                continue;
+            }
+            legal += 1;
+            let capture = self.pos.is_capture(mv);
+            let is_killer = self.killers[ply].contains(&mv);
+            self.make(mv);
+            self.nodes += 1;
+            let gives_check = self.pos.in_check();
+            let ext = i32::from(self.options.check_extension && gives_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + ext;
+            let score = if legal == 1 {
+                -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, pv_node, true)
+            } else {
+                let mut r = 0;
+                if self.options.lmr
+                    && depth >= self.tunables.lmr_min_depth
+                    && legal > self.tunables.lmr_min_moves
+                    && !capture
+                    && !in_check
+                    && !gives_check
+                    && !is_killer
+                {
+                    r = self.tunables.lmr[depth.min(63) as usize][legal.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s =
+                    -self.alpha_beta(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.alpha_beta(new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+                s
+            };
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][ply] = mv;
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        for p in ply + 1..child_len {
+                            self.pv[ply][p] = self.pv[ply + 1][p];
+                        }
+                        self.pv_len[ply] = child_len;
+                    }
+                    if score >= beta {
+                        if !capture {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                            let h = &mut self.history[mv.history_index()];
+                            *h = (*h + depth * depth).min(60_000);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if legal == 0 {
+            // Checkmate and stalemate both lose in xiangqi.
+            return -MATE + ply as i32;
+        }
+        // Scores that depend on the path (a repetition below) are never stored.
+        if self.repetition_hits == reps_before {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+        let in_check = self.pos.in_check();
+        let mut best = -INFINITE;
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            self.static_eval()
+        };
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut list = MoveList::new();
+        self.pos.generate_pseudo(
+            if in_check {
+                GenKind::All
+            } else {
+                GenKind::Captures
+            },
+            &mut list,
+        );
+        let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
+        self.score_moves(&list, &mut order, Move::NONE, ply);
+        let mut legal = 0;
+        for i in 0..list.len() {
+            let mv = pick(&mut list, &mut order, i);
+            if !in_check {
+                let victim = self.pos.piece_at(mv.to()).kind_bits() as usize;
+                if stand_pat + self.eval.material[victim] + self.tunables.delta_margin < alpha {
+                    continue;
+                }
+            }
+            if !self.pos.is_legal_pseudo(mv) {
+                continue;
+            }
+            legal += 1;
+            self.make(mv);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        best
+    }
+
+    fn null_material_ok(&self) -> bool {
+        let c = self.pos.side_to_move();
+        let n = 2 * self.pos.count(c, PieceKind::Chariot) as i32
+            + self.pos.count(c, PieceKind::Cannon) as i32
+            + self.pos.count(c, PieceKind::Horse) as i32;
+        n >= 2
+    }
+
+    fn score_moves(&self, list: &MoveList, order: &mut [i32], tt_move: Move, ply: usize) {
+        let board = self.pos.board();
+        for (i, &mv) in list.iter().enumerate() {
+            order[i] = if mv == tt_move {
+                2_000_000
+            } else {
+                let victim = board[mv.to().index()];
+                if !victim.is_empty() {
+                    let attacker = board[mv.from().index()];
+                    1_000_000 + self.eval.material[victim.kind_bits() as usize] * 16
+                        - self.eval.material[attacker.kind_bits() as usize] / 16
+                } else if self.killers[ply][0] == mv {
+                    900_000
+                } else if self.killers[ply][1] == mv {
+                    899_000
+                } else {
+                    self.history[mv.history_index()]
+                }
+            };
+        }
+    }
+}
+
+/// Selection step: swaps the best-scored remaining move into place `i` and returns it.
+#[inline]
+fn pick(list: &mut MoveList, order: &mut [i32], i: usize) -> Move {
+    let n = list.len();
+    let mut best = i;
+    for j in i + 1..n {
+        if order[j] > order[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        order.swap(i, best);
+        list.as_mut_slice().swap(i, best);
+    }
+    list.as_slice()[i]
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

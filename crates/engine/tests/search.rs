@@ -1,0 +1,337 @@
+//! Search, evaluation, parameters and levels: behaviour that must hold.
+
+use chuhan_engine::bench;
+use chuhan_engine::eval::{linear_features, EvalTables};
+use chuhan_engine::params::{self, Params};
+use chuhan_engine::search::{is_mate_score, MATE};
+use chuhan_engine::{Engine, EngineConfig, Level, Limits, Move, Position, SearchOptions, Searcher};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The bench node count at the default depth. A functional change to search or evaluation
+/// changes it; update it (and say so in the commit message) when that is intended.
+const BENCH_SIGNATURE: u64 = 1_246_375;
+
+#[test]
+fn bench_signature_is_unchanged() {
+    let r = bench::run(bench::BENCH_DEPTH);
+    assert_eq!(
+        r.nodes, BENCH_SIGNATURE,
+        "per position: {:?}",
+        r.per_position
+    );
+}
+
+fn random_positions(games: u64, plies: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1000 + g);
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            out.push(pos.clone());
+            pos.make(moves.as_slice()[rng.gen_range(0..moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn incremental_evaluation_equals_full_recomputation_at_every_ply() {
+    let tables = EvalTables::new(&Params::default());
+    for g in 0..40u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(g);
+        let mut pos = Position::startpos();
+        let mut incremental = tables.psq_full(&pos);
+        for ply in 0..200 {
+            assert_eq!(
+                incremental,
+                tables.psq_full(&pos),
+                "game {g} ply {ply}: {pos:?}"
+            );
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+            incremental += tables.psq_delta(&pos, mv);
+            pos.make(mv);
+        }
+    }
+}
+
+#[test]
+fn linear_features_reproduce_the_evaluation() {
+    let p = Params::default();
+    let tables = EvalTables::new(&p);
+    for pos in random_positions(10, 100) {
+        let red: f64 = linear_features(&pos)
+            .iter()
+            .map(|&(i, x)| p.get(i) as f64 * x)
+            .sum();
+        let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
+            red
+        } else {
+            -red
+        };
+        assert_eq!(stm as i32, tables.evaluate(&pos), "{pos:?}");
+    }
+}
+
+#[test]
+fn parameter_table_is_consistent() {
+    let t = params::table();
+    let mut names: Vec<&str> = t.iter().map(|d| d.name.as_str()).collect();
+    names.sort();
+    let n = names.len();
+    names.dedup();
+    assert_eq!(names.len(), n, "duplicate parameter names");
+    for d in t {
+        assert!(d.min <= d.default && d.default <= d.max, "{d:?}");
+        assert!(d.step > 0, "{d:?}");
+    }
+    let mut p = Params::default();
+    assert!(p.set("material.horse", 450).is_ok());
+    assert_eq!(p.value("material.horse"), Ok(450));
+    assert!(p.set("material.horse", 5000).is_err());
+    assert!(p.set("material.queen", 900).is_err());
+    assert_eq!(p.overrides(), vec![("material.horse", 450)]);
+    // Published starting values.
+    let d = Params::default();
+    assert_eq!(d.value("material.soldier"), Ok(100));
+    assert_eq!(d.value("material.chariot"), Ok(920));
+    assert_eq!(d.value("eval.tempo"), Ok(3));
+    assert_eq!(d.value("search.contempt"), Ok(20));
+}
+
+fn search_nodes(pos: &Position, nodes: u64) -> chuhan_engine::SearchResult {
+    let mut s = Searcher::new(Params::default(), SearchOptions::default());
+    s.search(pos, &Limits::nodes(nodes), &[], false, &mut |_| {})
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    for pos in random_positions(3, 40).iter().step_by(7) {
+        let a = search_nodes(pos, 20_000);
+        let b = search_nodes(pos, 20_000);
+        assert_eq!(a, b, "{pos:?}");
+        // A reused searcher, cleared, gives the same result as a fresh one.
+        let mut s = Searcher::new(Params::default(), SearchOptions::default());
+        let _ = s.search(pos, &Limits::nodes(5_000), &[], false, &mut |_| {});
+        s.clear();
+        let c = s.search(pos, &Limits::nodes(20_000), &[], false, &mut |_| {});
+        assert_eq!(a.best_move, c.best_move);
+        assert_eq!(a.nodes, c.nodes);
+    }
+}
+
+/// Positions from random games where the side to move has a mate in one (found by brute force:
+/// after the move the opponent has no legal move), with the set of mating moves.
+fn mate_in_one_positions() -> Vec<(Position, Vec<Move>)> {
+    let mut found = Vec::new();
+    let mut seed = 0;
+    while found.len() < 25 && seed < 3000 {
+        seed += 1;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut pos = Position::startpos();
+        for _ in 0..150 {
+            let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            if moves.is_empty() {
+                break;
+            }
+            let mates: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    pos.make(m);
+                    let mate = !pos.has_legal_move();
+                    pos.unmake();
+                    mate
+                })
+                .collect();
+            if !mates.is_empty() {
+                found.push((pos.clone(), mates));
+                break;
+            }
+            pos.make(moves[rng.gen_range(0..moves.len())]);
+        }
+    }
+    assert!(
+        found.len() >= 10,
+        "only {} mate-in-one positions",
+        found.len()
+    );
+    found
+}
+
+#[test]
+fn finds_every_mate_in_one_and_easy_never_misses_it() {
+    let mut easy = Level::easy();
+    easy.time = None;
+    for (pos, mates) in mate_in_one_positions() {
+        let r = search_nodes(&pos, 10_000);
+        assert!(
+            mates.contains(&r.best_move),
+            "{pos:?}: {} not in {mates:?}",
+            r.best_move
+        );
+        assert_eq!(r.score, MATE - 1);
+        // Easy strays and plays random moves, but never past a mate in one.
+        let mut engine = Engine::new(EngineConfig {
+            level: Some(easy.clone()),
+            ..EngineConfig::default()
+        });
+        for seed in 0..30 {
+            engine.new_game(seed);
+            let r = engine.choose_move(&pos, &[], &Limits::default(), 20, &mut |_| {});
+            assert!(
+                mates.contains(&r.best_move),
+                "seed {seed} {pos:?}: {}",
+                r.best_move
+            );
+        }
+    }
+}
+
+#[test]
+fn finds_a_mate_in_two() {
+    // Red chariots on a7 and b6: b6-b8 shuts rank 8, then a7-a9 mates (d9 faces the Red general).
+    let pos = Position::from_fen("4k4/9/R8/1R7/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let mut s = Searcher::new(Params::default(), SearchOptions::default());
+    let r = s.search(&pos, &Limits::depth(5), &[], false, &mut |_| {});
+    assert!(is_mate_score(r.score) && r.score > 0, "score {}", r.score);
+    assert_eq!(r.score, MATE - 3, "mate in two moves = 3 plies");
+}
+
+#[test]
+fn search_reports_iterations_and_a_legal_pv() {
+    let pos = Position::startpos();
+    let mut s = Searcher::new(Params::default(), SearchOptions::default());
+    let mut depths = Vec::new();
+    let r = s.search(&pos, &Limits::depth(6), &[], false, &mut |i| {
+        depths.push(i.depth)
+    });
+    assert_eq!(depths, vec![1, 2, 3, 4, 5, 6]);
+    assert_eq!(r.depth, 6);
+    let mut p = pos.clone();
+    assert!(!r.pv.is_empty() && r.pv[0] == r.best_move);
+    for &m in &r.pv {
+        assert!(p.is_legal(m), "illegal PV move {m} in {p:?}");
+        p.make(m);
+    }
+    // Restricting the root moves is honoured.
+    let only = Move::parse_uci("a3a4").unwrap();
+    let r = s.search(&pos, &Limits::depth(3), &[only], false, &mut |_| {});
+    assert_eq!(r.best_move, only);
+}
+
+#[test]
+fn every_search_feature_can_be_switched_off_and_still_finds_the_mate() {
+    let pos = Position::from_fen("4k4/9/R8/1R7/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let off = SearchOptions {
+        null_move: false,
+        lmr: false,
+        check_extension: false,
+        futility: false,
+        tt_mb: 1,
+    };
+    let mut s = Searcher::new(Params::default(), off);
+    let r = s.search(&pos, &Limits::depth(5), &[], false, &mut |_| {});
+    assert_eq!(r.score, MATE - 3);
+}
+
+fn self_play(level: &Level, seed: u64) -> Vec<Move> {
+    let mut red = Engine::new(EngineConfig {
+        level: Some(level.clone()),
+        ..EngineConfig::default()
+    });
+    let mut black = Engine::new(EngineConfig {
+        level: Some(level.clone()),
+        ..EngineConfig::default()
+    });
+    red.new_game(seed);
+    black.new_game(seed ^ 0x9E37);
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    for ply in 0..40 {
+        if !pos.has_legal_move() {
+            break;
+        }
+        let e = if ply % 2 == 0 { &mut red } else { &mut black };
+        let r = e.choose_move(&pos, &[], &Limits::default(), ply, &mut |_| {});
+        assert!(pos.is_legal(r.best_move));
+        pos.make(r.best_move);
+        moves.push(r.best_move);
+    }
+    moves
+}
+
+#[test]
+fn same_seed_replays_the_same_game_and_other_seeds_differ() {
+    let mut easy = Level::easy();
+    easy.time = None;
+    let a = self_play(&easy, 42);
+    assert_eq!(a, self_play(&easy, 42));
+    let others: Vec<Vec<Move>> = (0..4).map(|s| self_play(&easy, 100 + s)).collect();
+    assert!(
+        others.iter().any(|g| *g != a),
+        "random levels must vary with the seed"
+    );
+}
+
+#[test]
+fn hard_strays_only_in_the_opening() {
+    let mut hard = Level::hard();
+    hard.time = None;
+    hard.nodes = Some(20_000);
+    assert!(hard.in_opening(7) && !hard.in_opening(8));
+    assert_eq!(hard.limits(0).depth, Some(5));
+    assert_eq!(hard.limits(8).depth, Some(14));
+    assert_eq!((hard.margin_at(0), hard.margin_at(8)), (14, 0));
+    // Out of the opening Hard always plays the search's best move, whatever the seed.
+    let pos = random_positions(1, 30).pop().unwrap();
+    let mut moves = std::collections::HashSet::new();
+    for seed in 0..8 {
+        let mut e = Engine::new(EngineConfig {
+            level: Some(hard.clone()),
+            ..EngineConfig::default()
+        });
+        e.new_game(seed);
+        moves.insert(
+            e.choose_move(&pos, &[], &Limits::default(), 30, &mut |_| {})
+                .best_move,
+        );
+    }
+    assert_eq!(moves.len(), 1);
+}
+
+#[test]
+fn easy_strays_within_its_margin() {
+    let mut easy = Level::easy();
+    easy.time = None;
+    easy.random_rate = 0.0;
+    let pos = Position::startpos();
+    let mut seen = std::collections::HashSet::new();
+    let mut e = Engine::new(EngineConfig {
+        level: Some(easy.clone()),
+        ..EngineConfig::default()
+    });
+    for seed in 0..40 {
+        e.new_game(seed);
+        let r = e.choose_move(&pos, &[], &Limits::default(), 0, &mut |_| {});
+        let best = r.root_scores.iter().map(|s| s.1).max().unwrap();
+        assert!(
+            best - r.score <= easy.margin,
+            "strayed {} below best",
+            best - r.score
+        );
+        seen.insert(r.best_move);
+    }
+    assert!(
+        seen.len() > 1,
+        "a margin of 100 must allow more than one move from the start"
+    );
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need on a fresh machine, then runs every test.
+#   scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fairy=/usr/games/fairy-stockfish
+if [ ! -x "$fairy" ]; then
+  echo "test.sh: installing fairy-stockfish (the move-generation oracle and UCI opponent)" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq && apt-get install -y -qq fairy-stockfish >/dev/null
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq fairy-stockfish >/dev/null
+  fi
+fi
+
+cargo test --workspace --locked
+
+# Move generation against Fairy-Stockfish on a few seeded random games (the full cross-check
+# is scripts/fairy_crosscheck.py with more games).
+cargo build --release --locked --quiet
+python3 scripts/fairy_crosscheck.py --games 2 --plies 30 --depth 2 --seed 7
