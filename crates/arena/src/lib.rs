@@ -30,9 +30,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Match(args) => commands::matches::run(&args),
-        cli::Command::Stats(_) | cli::Command::Sprt(_) => {
-            anyhow::bail!("not available yet: waiting for the statistics module")
-        }
+        cli::Command::Stats(args) => commands::stats::run(&args),
+        cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
     }
 }

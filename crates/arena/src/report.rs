@@ -3,6 +3,7 @@
 //! stdout.
 
 use crate::runner::{Event, GameRecord};
+use crate::stats::{Estimate, Pentanomial, Trinomial};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -36,6 +37,27 @@ impl Tally {
     /// Pairs counted.
     pub fn pairs(&self) -> u64 {
         self.penta.iter().sum()
+    }
+
+    /// The game counts.
+    pub fn trinomial(&self) -> Trinomial {
+        Trinomial::new(self.wdl[0], self.wdl[1], self.wdl[2])
+    }
+
+    /// The pair counts.
+    pub fn pentanomial(&self) -> Pentanomial {
+        Pentanomial::from_counts(self.penta)
+    }
+
+    /// Elo and friends: from the pairs when there are any (the right unit for paired games),
+    /// else from the games; the draw ratio always from the games.
+    pub fn estimate(&self) -> Option<Estimate> {
+        if self.pairs() > 0 {
+            Estimate::from_pentanomial(&self.pentanomial())
+                .map(|e| e.with_draw_ratio(&self.trinomial()))
+        } else {
+            Estimate::from_trinomial(&self.trinomial())
+        }
     }
 
     /// `W-D-L`.

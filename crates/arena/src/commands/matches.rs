@@ -102,14 +102,19 @@ pub fn pairing_labels(prepared: &Prepared) -> Vec<String> {
         .collect()
 }
 
-/// A short statistics text for the progress line.
+/// A short statistics text for the progress line: Elo with its 95% interval.
 pub fn describe(t: &Tally) -> String {
-    let games = t.games();
-    if games == 0 {
-        return String::new();
+    t.estimate()
+        .map(|e| format!("Elo {:.1} ± {:.1}", e.elo, e.elo_ci95))
+        .unwrap_or_default()
+}
+
+fn fmt2(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "inf".to_string()
     }
-    let points = t.wdl[2] as f64 + 0.5 * t.wdl[1] as f64;
-    format!("score {:.1}%", 100.0 * points / games as f64)
 }
 
 /// The summary table (also summary.csv): one row per pairing.
@@ -122,6 +127,12 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
         "losses",
         "score",
         "pentanomial",
+        "elo",
+        "elo_ci95",
+        "nelo",
+        "nelo_ci95",
+        "los",
+        "draw_ratio",
     ];
     let rows = labels
         .iter()
@@ -129,6 +140,10 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
         .map(|(label, t)| {
             let games = t.games();
             let points = t.wdl[2] as f64 + 0.5 * t.wdl[1] as f64;
+            let est = t.estimate();
+            let field = |f: fn(&crate::stats::Estimate) -> f64| {
+                est.as_ref().map_or(String::new(), |e| fmt2(f(e)))
+            };
             vec![
                 label.clone(),
                 games.to_string(),
@@ -137,6 +152,12 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
                 t.wdl[0].to_string(),
                 format!("{:.3}", points / games.max(1) as f64),
                 t.penta_text(),
+                field(|e| e.elo),
+                field(|e| e.elo_ci95),
+                field(|e| e.nelo),
+                field(|e| e.nelo_ci95),
+                field(|e| e.los),
+                est.and_then(|e| e.draw_ratio).map_or(String::new(), fmt2),
             ]
         })
         .collect();

@@ -3,6 +3,8 @@
 pub mod bench;
 pub mod matches;
 pub mod perft;
+pub mod sprt;
+pub mod stats;
 pub mod tournament;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
