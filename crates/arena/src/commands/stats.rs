@@ -46,9 +46,9 @@ pub fn parse_counts(text: &str) -> anyhow::Result<Counts> {
         })?;
         nums.push(n);
     }
-    let counts = match nums.as_slice() {
-        &[l, d, w] => Counts::Trinomial(Trinomial::new(l, d, w)),
-        &[a, b, c, d, e] => Counts::Pentanomial(Pentanomial::from_counts([a, b, c, d, e])),
+    let counts = match *nums.as_slice() {
+        [l, d, w] => Counts::Trinomial(Trinomial::new(l, d, w)),
+        [a, b, c, d, e] => Counts::Pentanomial(Pentanomial::from_counts([a, b, c, d, e])),
         _ => bail!(
             "--counts '{text}' has {} numbers; give 3 (L,D,W games) or 5 (LL,LD,DD_WL,WD,WW pairs)",
             nums.len()
