@@ -26,6 +26,10 @@ pub enum Command {
     Sprt(SprtArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
     Bench(BenchArgs),
+    /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
+    Uci,
+    /// List the tunable parameters: name, default, min, max, step, group.
+    Params,
 }
 
 /// `chuhan stats`.

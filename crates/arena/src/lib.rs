@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod curve;
 pub mod game;
 pub mod limits;
@@ -33,5 +34,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Stats(args) => commands::stats::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Uci => commands::uci::run(),
+        cli::Command::Params => commands::params::run(),
     }
 }

@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 /// Depth used by `chuhan bench`.
 pub const BENCH_DEPTH: u32 = 8;
 
+/// The bench node count at [`BENCH_DEPTH`]: the engine's signature. A functional change to
+/// search or evaluation changes it; update it (and say so in the commit) when intended.
+pub const SIGNATURE: u64 = 1_246_375;
+
 /// The bench positions: the start, opening and middlegame positions, and endgames.
 pub const BENCH_FENS: &[&str] = &[
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",

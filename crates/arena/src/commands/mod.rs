@@ -2,10 +2,12 @@
 
 pub mod bench;
 pub mod matches;
+pub mod params;
 pub mod perft;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
+pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {

@@ -1,0 +1,159 @@
+//! A conversation with `chuhan uci` over its stdin/stdout, including malformed commands.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Uci {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Uci {
+    fn start() -> Uci {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("chuhan uci starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Uci {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no '{prefix}' within 30 s; got {got:?}"));
+            let done = line.starts_with(prefix);
+            got.push(line);
+            if done {
+                return got;
+            }
+        }
+    }
+}
+
+#[test]
+fn full_conversation() {
+    let mut e = Uci::start();
+    e.send("uci");
+    let intro = e.until("uciok");
+    assert!(intro.iter().any(|l| l.starts_with("id name Chuhan")));
+    assert!(intro
+        .iter()
+        .any(|l| l == "option name Hash type spin default 16 min 1 max 65536"));
+    assert!(intro
+        .iter()
+        .any(|l| l.starts_with("option name Level type combo")));
+    assert!(intro
+        .iter()
+        .any(|l| l == "option name material.horse type spin default 430 min 300 max 600"));
+    e.send("isready");
+    e.until("readyok");
+
+    // A search from a position with moves: info lines, then a legal bestmove.
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 5");
+    let out = e.until("bestmove");
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 5, "{out:?}");
+    for k in ["seldepth", "score cp", "nodes", "nps", "time", "pv"] {
+        assert!(infos[4].contains(k), "{k} missing in {}", infos[4]);
+    }
+    let best = out
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let mut pos = chuhan_engine::Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        let mv = pos.parse_uci_move(m).unwrap();
+        pos.make(mv);
+    }
+    assert!(
+        pos.parse_uci_move(&best).is_ok(),
+        "bestmove {best} is illegal"
+    );
+
+    // Malformed input: an info string naming the problem, and the engine stays usable.
+    for (cmd, needle) in [
+        ("bogus", "unknown command 'bogus'"),
+        ("position fen 9/9 w", "bad FEN"),
+        ("position startpos moves h2e2 h2e3", "move 2 (h2e3)"),
+        ("position sideways", "startpos"),
+        ("setoption name material.horse value 9999", "outside"),
+        (
+            "setoption name Nonsense value 1",
+            "unknown option 'Nonsense'",
+        ),
+        ("setoption name Level value grandmaster", "unknown level"),
+        ("go nodes many", "needs a number"),
+        ("go sideways 3", "unknown go parameter"),
+    ] {
+        e.send(cmd);
+        e.send("isready");
+        let out = e.until("readyok");
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string") && l.contains(needle)),
+            "{cmd}: {out:?}"
+        );
+    }
+
+    // Options that work: a level, a parameter, a node-limited search.
+    e.send("setoption name Level value easy");
+    e.send("setoption name material.horse value 450");
+    e.send("setoption name Hash value 4");
+    e.send("position fen 4k4/9/R8/1R7/9/9/9/9/9/3K5 w - - 0 1");
+    e.send("go nodes 20000");
+    let out = e.until("bestmove");
+    assert!(out.iter().any(|l| l.contains("score mate")), "{out:?}");
+
+    // go infinite answers isready at once and stops on `stop`.
+    e.send("setoption name Level value none");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    e.send("stop");
+    e.until("bestmove");
+
+    // A clock: wtime/btime/winc/binc.
+    e.send("go wtime 2000 btime 2000 winc 100 binc 100");
+    e.until("bestmove");
+
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
