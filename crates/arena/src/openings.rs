@@ -1,16 +1,18 @@
 //! Opening positions: a seeded generator of short random openings, or a file of FEN/EPD lines.
 //! Each opening is used by exactly one game pair; file openings are shuffled by the run seed.
-//! (PGN opening books are not read yet: the engine has no PGN reader.)
+//! Generated openings must have equal material, no check, and a depth-2 search score within
+//! [`BALANCE_MARGIN`]. (PGN opening books are not read yet: there is no PGN reader.)
 
 use crate::player::material_balance;
 use crate::schedule::splitmix64;
-use chuhan_engine::{Game, GameConfig, Position};
+use chuhan_engine::{Game, GameConfig, Limits, Params, Position, SearchOptions, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,71 +133,179 @@ pub fn read_opening_file(path: &Path) -> Result<(Vec<String>, String), OpeningEr
     Ok((out, fnv1a_hex(&bytes)))
 }
 
-/// The cheap balance test for generated openings: equal material, side to move not in check,
-/// and the game not over.
+/// Largest absolute score (centipawns) of the short search that keeps a generated opening.
+pub const BALANCE_MARGIN: i32 = 150;
+
+/// The first balance test for generated openings: equal material, side to move not in check,
+/// and the game not over. (The generator then also asks a short search.)
 pub fn is_balanced(game: &mut Game) -> bool {
     material_balance(game.position()) == 0
         && !game.position().in_check()
         && game.verdict().is_none()
 }
 
+/// Produces balanced random openings one after another, reproducibly from a seed.
+struct Generator {
+    plies: u32,
+    rng: Xoshiro256PlusPlus,
+    seen: HashSet<String>,
+    searcher: Searcher,
+}
+
+impl Generator {
+    fn new(plies: u32, seed: u64) -> Result<Generator, OpeningError> {
+        if plies == 0 {
+            return Err(OpeningError::ZeroPlies);
+        }
+        let options = SearchOptions {
+            tt_mb: 1,
+            ..SearchOptions::default()
+        };
+        Ok(Generator {
+            plies,
+            rng: Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x6f70_656e_696e_6773)),
+            seen: HashSet::new(),
+            searcher: Searcher::new(Params::default(), options),
+        })
+    }
+
+    /// Whether a depth-2 search (cleared tables, so independent of earlier openings) scores
+    /// the position within [`BALANCE_MARGIN`].
+    fn search_says_balanced(&mut self, pos: &Position) -> bool {
+        self.searcher.clear();
+        let limits = Limits {
+            depth: Some(2),
+            nodes: Some(4_000),
+            ..Limits::default()
+        };
+        let r = self.searcher.search(pos, &limits, &[], false, &mut |_| {});
+        r.score.abs() <= BALANCE_MARGIN
+    }
+
+    /// The next opening; `made` is how many were produced before (for the error message).
+    fn next(&mut self, made: usize, needed: usize) -> Result<String, OpeningError> {
+        // Give up after many attempts without a new opening: the space is exhausted.
+        let mut misses = 0u32;
+        loop {
+            if misses > 20_000 {
+                return Err(OpeningError::TooFew {
+                    source_name: format!("--opening-plies {}", self.plies),
+                    available: made,
+                    needed,
+                });
+            }
+            misses += 1;
+            let mut game = Game::new(Position::startpos(), GameConfig::default());
+            let mut ok = true;
+            for _ in 0..self.plies {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    ok = false;
+                    break;
+                }
+                let mv = moves.as_slice()[self.rng.gen_range(0..moves.len())];
+                if game.play(mv).ok().flatten().is_some() {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok || !is_balanced(&mut game) {
+                continue;
+            }
+            let fen = game.position().to_fen();
+            if self.seen.contains(&fen) || !self.search_says_balanced(game.position()) {
+                continue;
+            }
+            self.seen.insert(fen.clone());
+            return Ok(fen);
+        }
+    }
+}
+
+enum BookState {
+    Fixed(Vec<String>),
+    Generated {
+        generator: Box<Generator>,
+        list: Vec<String>,
+        capacity: usize,
+    },
+}
+
+/// The openings of a run, opening `k` for pair `k`. Generated openings are made on demand (in
+/// order, so the sequence never depends on who asks first): an SPRT that stops early does not
+/// pay for openings it never uses.
+pub struct OpeningBook {
+    state: Mutex<BookState>,
+}
+
+impl OpeningBook {
+    /// A book of fixed openings (already shuffled and counted).
+    pub fn fixed(list: Vec<String>) -> OpeningBook {
+        OpeningBook {
+            state: Mutex::new(BookState::Fixed(list)),
+        }
+    }
+
+    /// Up to `capacity` generated openings of `plies` plies from `seed`.
+    pub fn generated(plies: u32, seed: u64, capacity: usize) -> Result<OpeningBook, OpeningError> {
+        Ok(OpeningBook {
+            state: Mutex::new(BookState::Generated {
+                generator: Box::new(Generator::new(plies, seed)?),
+                list: Vec::new(),
+                capacity,
+            }),
+        })
+    }
+
+    /// Opening `index` (FEN).
+    pub fn get(&self, index: usize) -> Result<String, OpeningError> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match &mut *state {
+            BookState::Fixed(list) => list.get(index).cloned().ok_or(OpeningError::TooFew {
+                source_name: "the opening list".into(),
+                available: list.len(),
+                needed: index + 1,
+            }),
+            BookState::Generated {
+                generator,
+                list,
+                capacity,
+            } => {
+                while list.len() <= index {
+                    let made = list.len();
+                    list.push(generator.next(made, (*capacity).max(index + 1))?);
+                }
+                Ok(list[index].clone())
+            }
+        }
+    }
+}
+
 /// Generates `count` distinct balanced openings of `plies` random legal plies from the start,
 /// reproducibly from `seed`. Fails when the space is too small to give that many.
 pub fn generate(plies: u32, count: usize, seed: u64) -> Result<Vec<String>, OpeningError> {
-    if plies == 0 {
-        return Err(OpeningError::ZeroPlies);
-    }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x6f70_656e_696e_6773));
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(count);
-    // Give up after many attempts without a new opening: the space is exhausted.
-    let mut misses = 0u32;
-    while out.len() < count {
-        if misses > 20_000 {
-            return Err(OpeningError::TooFew {
-                source_name: format!("--opening-plies {plies}"),
-                available: out.len(),
-                needed: count,
-            });
-        }
-        let mut game = Game::new(Position::startpos(), GameConfig::default());
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
-            if game.play(mv).ok().flatten().is_some() {
-                ok = false;
-                break;
-            }
-        }
-        if !ok || !is_balanced(&mut game) {
-            misses += 1;
-            continue;
-        }
-        let fen = game.position().to_fen();
-        if seen.insert(fen.clone()) {
-            out.push(fen);
-            misses = 0;
-        } else {
-            misses += 1;
-        }
-    }
-    Ok(out)
+    let mut generator = Generator::new(plies, seed)?;
+    (0..count).map(|i| generator.next(i, count)).collect()
 }
 
-/// Produces the openings of a run: `count` of them, in the order pairs use them.
-pub fn openings_for(
+/// The openings of a run: `count` of them, in the order pairs use them. File openings are
+/// shuffled by the run seed; generated ones are made on demand, of which the first `eager`
+/// now (so that a too small opening space is reported before anything is written).
+pub fn book_for(
     source: &OpeningSource,
     file_openings: Option<&[String]>,
     count: usize,
+    eager: usize,
     seed: u64,
-) -> Result<Vec<String>, OpeningError> {
+) -> Result<OpeningBook, OpeningError> {
     match source {
-        OpeningSource::Generated { plies } => generate(*plies, count, seed),
+        OpeningSource::Generated { plies } => {
+            let book = OpeningBook::generated(*plies, seed, count)?;
+            if count > 0 && eager > 0 {
+                book.get(eager.min(count) - 1)?;
+            }
+            Ok(book)
+        }
         OpeningSource::File { path, .. } => {
             let mut all = file_openings.map(<[String]>::to_vec).unwrap_or_default();
             let mut rng =
@@ -209,7 +319,7 @@ pub fn openings_for(
                 });
             }
             all.truncate(count);
-            Ok(all)
+            Ok(OpeningBook::fixed(all))
         }
     }
 }
@@ -233,11 +343,12 @@ mod tests {
 
     #[test]
     fn a_small_space_is_reported_not_looped_on() {
-        // One ply from the start: 44 moves, of which the two cannon captures unbalance material.
+        // One ply from the start: 44 moves; the two cannon captures unbalance material and the
+        // short search rejects four more.
         let err = generate(1, 100, 3).unwrap_err().to_string();
         assert!(err.contains("100 pairs"), "{err}");
-        assert_eq!(generate(1, 42, 3).unwrap().len(), 42);
-        assert!(generate(1, 43, 3).is_err());
+        assert_eq!(generate(1, 38, 3).unwrap().len(), 38);
+        assert!(generate(1, 39, 3).is_err());
     }
 
     #[test]

@@ -2,11 +2,14 @@
 //! harness without a search (`random`, `greedy`); engine configurations and external UCI
 //! engines plug in behind the same trait.
 
+use crate::config::{builtin_levels, resolve_engine};
 use crate::limits::MoveLimits;
-use chuhan_engine::{Game, Move, PieceKind, Position};
+use chuhan_engine::{Engine, EngineConfig, Game, Limits, Move, PieceKind, Position};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// A move and what the player said about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,29 +82,42 @@ pub trait Player: Send {
 
 /// A resolved player description: validated once, then turned into fresh [`Player`]
 /// instances (one per worker thread).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// [`RandomPlayer`].
     Random,
     /// [`GreedyPlayer`].
     Greedy,
+    /// The in-process engine ([`EnginePlayer`]) with this configuration.
+    Engine(Arc<EngineConfig>),
 }
 
 /// Why a player spec could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayerSpecError {
-    /// Nothing matched the text.
-    #[error("unknown player '{0}' (known players: random, greedy)")]
+    /// Nothing matched the text, or the engine configuration is invalid.
+    #[error("{0} (built-in test players: random, greedy)")]
     Unknown(String),
 }
 
 /// Resolves a player spec from the command line. The one place that knows every kind of player:
-/// `random`, `greedy` (and later engine TOML files and level names).
+/// `random`, `greedy`, `default` (the engine at full strength), a level name (`easy`, `medium`,
+/// `hard`) or an engine configuration file (`configs/engines/*.toml`).
+///
+/// In the arena, time comes only from the run's limits: a level's own time cap is dropped so
+/// that node- and depth-limited runs stay reproducible.
 pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
     match text.trim() {
         "random" => Ok(PlayerSpec::Random),
         "greedy" => Ok(PlayerSpec::Greedy),
-        other => Err(PlayerSpecError::Unknown(other.to_string())),
+        other => {
+            let mut config = resolve_engine(other, &builtin_levels())
+                .map_err(|e| PlayerSpecError::Unknown(format!("{e:#}")))?;
+            if let Some(level) = config.level.as_mut() {
+                level.time = None;
+            }
+            Ok(PlayerSpec::Engine(Arc::new(config)))
+        }
     }
 }
 
@@ -111,15 +127,103 @@ impl PlayerSpec {
         match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(name)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(name)),
+            PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(name, (**config).clone())),
         }
     }
 }
 
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PlayerSpec::Random => "random",
-            PlayerSpec::Greedy => "greedy",
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Engine(c) => write!(f, "engine {}", c.name),
+        }
+    }
+}
+
+/// The in-process engine: searches under the move limits (and its level's caps), over the
+/// moves that do not forfeit by a repetition rule.
+pub struct EnginePlayer {
+    name: String,
+    engine: Engine,
+}
+
+impl EnginePlayer {
+    /// An engine player called `name`.
+    pub fn new(name: &str, config: EngineConfig) -> EnginePlayer {
+        EnginePlayer {
+            name: name.to_string(),
+            engine: Engine::new(config),
+        }
+    }
+}
+
+/// Search limits for one move. On a clock: about 1/30 of the time left (or of the time to
+/// the next control) plus most of the increment, never more than 40% of what is left.
+pub fn search_limits(limits: &MoveLimits) -> Limits {
+    let mut out = Limits {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        ..Limits::default()
+    };
+    if let Some(t) = limits.movetime {
+        out.soft_time = Some(t);
+        out.hard_time = Some(t);
+    }
+    if let Some(left) = limits.time_left {
+        let moves = limits.moves_to_go.unwrap_or(30).clamp(1, 30) as f64;
+        let left_s = left.as_secs_f64();
+        let soft = (left_s / moves + 0.75 * limits.increment.as_secs_f64()).min(0.4 * left_s);
+        let hard = (3.0 * soft).min(0.8 * left_s);
+        out.soft_time = Some(Duration::from_secs_f64(soft.max(0.0)));
+        out.hard_time = Some(Duration::from_secs_f64(hard.max(0.0)));
+    }
+    out
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, seed: u64) {
+        self.engine.new_game(seed);
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &mut Game,
+        limits: &MoveLimits,
+    ) -> Result<MoveChoice, PlayerFailure> {
+        let all: Vec<Move> = game.legal_moves().iter().copied().collect();
+        let safe: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&mv| !game.would_forfeit(mv))
+            .collect();
+        // Empty candidates mean "all legal moves" to the engine.
+        let candidates = if safe.len() == all.len() || safe.is_empty() {
+            Vec::new()
+        } else {
+            safe
+        };
+        let ply = game.moves().len();
+        let result = self.engine.choose_move(
+            game.position(),
+            &candidates,
+            &search_limits(limits),
+            ply,
+            &mut |_| {},
+        );
+        if result.best_move.is_none() {
+            return Err(PlayerFailure::Crash("the search returned no move".into()));
+        }
+        Ok(MoveChoice {
+            mv: result.best_move,
+            score: Some(result.score),
+            depth: Some(result.depth),
+            nodes: result.nodes,
         })
     }
 }
@@ -265,8 +369,9 @@ mod tests {
     fn specs_resolve_and_unknown_names_are_named() {
         assert_eq!(resolve_player("random"), Ok(PlayerSpec::Random));
         assert_eq!(resolve_player("greedy"), Ok(PlayerSpec::Greedy));
+        assert!(matches!(resolve_player("easy"), Ok(PlayerSpec::Engine(_))));
         let err = resolve_player("stockfish").unwrap_err().to_string();
-        assert!(err.contains("stockfish"), "{err}");
+        assert!(err.contains("unknown player 'stockfish'"), "{err}");
     }
 
     #[test]

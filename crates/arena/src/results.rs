@@ -300,7 +300,7 @@ impl ResultsDir {
     pub fn read_games(
         dir: &Path,
         schedule: &Schedule,
-        openings: &[String],
+        openings: &crate::openings::OpeningBook,
         names: &[String],
     ) -> Result<Vec<GameRecord>, ResultsError> {
         let gpath = dir.join("games.csv");
@@ -332,12 +332,14 @@ impl ResultsDir {
                     format!("game {} is not in this run's schedule", row.game),
                 )
             })?;
-            let expected_opening = &openings[spec.pair as usize];
+            let expected_opening = openings
+                .get(spec.pair as usize)
+                .map_err(|e| row_err(line, e.to_string()))?;
             if row.pair != spec.pair
                 || row.seed != spec.seed
                 || row.red != names[spec.red]
                 || row.black != names[spec.black]
-                || &row.opening != expected_opening
+                || row.opening != expected_opening
             {
                 return Err(row_err(
                     line,

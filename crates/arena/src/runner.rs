@@ -8,16 +8,17 @@
 //! are recorded (they appear in games.csv but not in the verdict).
 
 use crate::game::{play_game, PlaySettings};
+use crate::openings::OpeningBook;
 use crate::player::{Player, PlayerSpec};
 use crate::schedule::{splitmix64, GameSpec, Schedule};
 use chuhan_engine::{GameResult, Position};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A player of the run: its display name and how to build it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Entrant {
     /// Unique name within the run.
     pub name: String,
@@ -131,8 +132,8 @@ pub struct RunPlan {
     pub entrants: Vec<Entrant>,
     /// Games to play.
     pub schedule: Schedule,
-    /// Opening FEN per global pair index.
-    pub openings: Vec<String>,
+    /// Opening per global pair index.
+    pub openings: OpeningBook,
     /// Rules, limits, adjudication.
     pub settings: PlaySettings,
     /// Worker threads.
@@ -231,17 +232,27 @@ impl Collector<'_> {
     }
 }
 
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// Every game, old and new, by index.
+    pub records: BTreeMap<u64, GameRecord>,
+    /// The last pair the stop rule counted, if it fired.
+    pub stopped_at: Option<u64>,
+    /// Why the run stopped short, if something failed (e.g. no more openings).
+    pub error: Option<String>,
+}
+
 /// Runs the plan. `done` holds games from an earlier run (resume): they are not replayed but
 /// count exactly as if they had just been played. `cancel` stops dispatching new games when set
-/// (games in progress finish). Returns the records of all games, old and new, by index, and the
-/// stop point of the rule, if it fired.
+/// (games in progress finish).
 pub fn run(
     plan: &RunPlan,
     done: Vec<GameRecord>,
     stop: Option<Box<dyn StopRule + '_>>,
     cancel: Arc<AtomicBool>,
     events: Sender<Event>,
-) -> (BTreeMap<u64, GameRecord>, Option<u64>) {
+) -> RunOutcome {
     let mut collector = Collector {
         schedule: &plan.schedule,
         done: BTreeMap::new(),
@@ -271,12 +282,14 @@ pub fn run(
     }
     let halt = AtomicBool::new(collector.stopped_at.is_some());
     let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
     let mut played = 0u64;
     let (tx, rx) = channel::<WorkerMsg>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, halt, cancel, to_play) = (&next, &halt, &cancel, &to_play);
+            let (next, halt, cancel, to_play, failure) =
+                (&next, &halt, &cancel, &to_play, &failure);
             scope.spawn(move || {
                 let mut instances: Vec<Option<Box<dyn Player>>> =
                     plan.entrants.iter().map(|_| None).collect();
@@ -286,6 +299,15 @@ pub fn run(
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = to_play.get(i) else { break };
+                    let opening = match plan.openings.get(spec.pair as usize) {
+                        Ok(o) => o,
+                        Err(e) => {
+                            let mut f = failure.lock().unwrap_or_else(|p| p.into_inner());
+                            f.get_or_insert(e.to_string());
+                            halt.store(true, Ordering::SeqCst);
+                            break;
+                        }
+                    };
                     let _ = tx.send(WorkerMsg::Started(spec.index));
                     for idx in [spec.red, spec.black] {
                         if instances[idx].is_none() {
@@ -294,8 +316,7 @@ pub fn run(
                         }
                     }
                     let (red, black) = two_mut(&mut instances, spec.red, spec.black);
-                    let opening = &plan.openings[spec.pair as usize];
-                    let record = play_scheduled(spec, opening, red, black, &plan.settings);
+                    let record = play_scheduled(spec, &opening, red, black, &plan.settings);
                     if tx.send(WorkerMsg::Finished(Box::new(record))).is_err() {
                         break;
                     }
@@ -328,7 +349,11 @@ pub fn run(
         stopped_at_pair: collector.stopped_at,
         cancelled: !complete && collector.stopped_at.is_none(),
     });
-    (collector.done, collector.stopped_at)
+    RunOutcome {
+        records: collector.done,
+        stopped_at: collector.stopped_at,
+        error: failure.into_inner().unwrap_or_else(|p| p.into_inner()),
+    }
 }
 
 /// Two distinct mutable player instances out of the worker's table.

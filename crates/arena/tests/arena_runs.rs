@@ -3,7 +3,7 @@
 //! opening use, and bad input.
 
 use chuhan_arena::game::PlaySettings;
-use chuhan_arena::openings::generate;
+use chuhan_arena::openings::{generate, OpeningBook};
 use chuhan_arena::player::PlayerSpec;
 use chuhan_arena::runner::{run, Entrant, Event, GameRecord, RunPlan};
 use chuhan_arena::schedule::{round_robin, Schedule};
@@ -153,7 +153,7 @@ fn plan(concurrency: usize, pairs: u64) -> RunPlan {
                 spec: PlayerSpec::Random,
             },
         ],
-        openings: generate(6, schedule.total_pairs as usize, 11).unwrap(),
+        openings: OpeningBook::fixed(generate(6, schedule.total_pairs as usize, 11).unwrap()),
         schedule,
         settings: PlaySettings::default(),
         concurrency,
@@ -174,11 +174,11 @@ fn without_time(records: &BTreeMap<u64, GameRecord>) -> Vec<GameRecord> {
 fn runner_cancelled_after_k_games_then_resumed_equals_uninterrupted() {
     let p = plan(2, 8);
     let (tx, _rx) = channel();
-    let (full, _) = run(&p, Vec::new(), None, Arc::new(AtomicBool::new(false)), tx);
+    let full = run(&p, Vec::new(), None, Arc::new(AtomicBool::new(false)), tx).records;
     // Interrupt: cancel once 5 games have finished (games in progress still finish).
     let cancel = Arc::new(AtomicBool::new(false));
     let (tx, rx) = channel();
-    let (partial, stopped) = std::thread::scope(|s| {
+    let outcome = std::thread::scope(|s| {
         let c = cancel.clone();
         let h = s.spawn(|| run(&p, Vec::new(), None, c, tx));
         let mut finished = 0;
@@ -192,7 +192,8 @@ fn runner_cancelled_after_k_games_then_resumed_equals_uninterrupted() {
         }
         h.join().unwrap()
     });
-    assert!(stopped.is_none());
+    assert!(outcome.stopped_at.is_none() && outcome.error.is_none());
+    let partial = outcome.records;
     assert!(
         partial.len() >= 5 && partial.len() < 16,
         "{}",
@@ -200,7 +201,7 @@ fn runner_cancelled_after_k_games_then_resumed_equals_uninterrupted() {
     );
     let (tx, rx) = channel();
     let done: Vec<GameRecord> = partial.values().cloned().collect();
-    let (resumed, _) = run(&p, done, None, Arc::new(AtomicBool::new(false)), tx);
+    let resumed = run(&p, done, None, Arc::new(AtomicBool::new(false)), tx).records;
     let replayed = rx
         .iter()
         .filter(|e| matches!(e, Event::GameFinished { resumed: false, .. }))
@@ -514,4 +515,45 @@ fn opening_files_are_used_once_each_in_seed_order() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("5 distinct openings; 6 pairs"), "{err}");
+}
+
+#[test]
+fn engine_players_are_reproducible_across_concurrency() {
+    let a = scratch("engine1");
+    let b = scratch("engine2");
+    let args = |conc: &'static str, d: &Path| -> Vec<String> {
+        [
+            "match",
+            "--player",
+            "default",
+            "--player",
+            "easy",
+            "--pairs",
+            "2",
+            "--nodes",
+            "800",
+            "--seed",
+            "5",
+            "--quiet",
+            "--concurrency",
+            conc,
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([d.to_str().unwrap().to_string()])
+        .collect()
+    };
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    ok(&strs(&args("1", &a)));
+    ok(&strs(&args("2", &b)));
+    let ga = games(&a);
+    assert_eq!(ga.len(), 4);
+    assert_eq!(ga, games(&b));
+    // Engines report nodes within the budget.
+    for n in column(&a, "nodes") {
+        assert!(n.parse::<u64>().unwrap() > 0);
+    }
 }

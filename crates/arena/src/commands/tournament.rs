@@ -4,7 +4,7 @@
 use crate::cli::RunArgs;
 use crate::game::{Adjudication, DrawRule, PlaySettings, ResignRule};
 use crate::limits::LimitSpec;
-use crate::openings::{openings_for, read_opening_file, OpeningSource};
+use crate::openings::{book_for, read_opening_file, OpeningSource};
 use crate::player::resolve_player;
 use crate::report::{Describe, Reporter};
 use crate::results::{default_out_dir, Manifest, PlayerEntry, ResultsDir, RunConfig, SprtSettings};
@@ -21,6 +21,8 @@ use std::time::Duration;
 
 /// Default plies of generated openings.
 pub const DEFAULT_OPENING_PLIES: u32 = 6;
+/// Openings an SPRT generates before it starts.
+pub const EAGER_SPRT_OPENINGS: usize = 200;
 /// Default run seed.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -212,10 +214,19 @@ pub fn plan_from_config(
         }
         OpeningSource::Generated { .. } => None,
     };
-    let openings = openings_for(
+    // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
+    // small opening space before writing anything) and the rest as pairs need them.
+    let count = schedule.total_pairs as usize;
+    let eager = if config.command == "sprt" {
+        count.min(EAGER_SPRT_OPENINGS)
+    } else {
+        count
+    };
+    let openings = book_for(
         &config.openings,
         file_openings.as_deref(),
-        schedule.total_pairs as usize,
+        count,
+        eager,
         seed,
     )?;
     let rules: RuleSet = config.rules.parse().map_err(anyhow::Error::msg)?;
@@ -318,7 +329,7 @@ pub fn execute(
     let mut reporter = Reporter::new(labels, describe, quiet);
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
-    let (records, stopped_at) = std::thread::scope(|scope| {
+    let outcome = std::thread::scope(|scope| {
         let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
         loop {
             match rx.recv_timeout(Duration::from_secs(1)) {
@@ -343,9 +354,14 @@ pub fn execute(
     if let Some(e) = write_error {
         return Err(e.into());
     }
+    if let Some(e) = outcome.error {
+        bail!(
+            "the run stopped early: {e}; the games played so far are kept, continue with --resume"
+        );
+    }
     Ok(Finished {
-        records,
-        stopped_at,
+        records: outcome.records,
+        stopped_at: outcome.stopped_at,
         played: reporter.played(),
         seconds: reporter.elapsed(),
         terminations: reporter.terminations().clone(),
