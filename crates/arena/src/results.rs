@@ -72,7 +72,7 @@ pub struct Manifest {
     pub git_commit: String,
     /// "true", "false" or "unknown".
     pub git_dirty: String,
-    /// The engine's bench signature (placeholder until bench lands).
+    /// The engine's bench signature (node count of `chuhan bench`) of this build.
     pub bench_signature: String,
     /// When the run was created (seconds since the Unix epoch).
     pub created_unix: u64,
@@ -88,7 +88,7 @@ impl Manifest {
             chuhan_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit,
             git_dirty,
-            bench_signature: "pending".to_string(),
+            bench_signature: chuhan_engine::bench::SIGNATURE.to_string(),
             created_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
