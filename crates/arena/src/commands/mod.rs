@@ -2,9 +2,13 @@
 
 pub mod bench;
 pub mod judge;
+pub mod matches;
 pub mod notation;
 pub mod params;
 pub mod perft;
+pub mod sprt;
+pub mod stats;
+pub mod tournament;
 pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
