@@ -325,7 +325,21 @@ pub fn analyse(
         Err(e) => return Err(e),
     };
     let order: Vec<usize> = (0..n).collect();
-    let boot = ratings::bootstrap_intervals(games, n, &options, seed, replicates, &order, 0.95)?;
+    let mut boot =
+        ratings::bootstrap_intervals(games, n, &options, seed, replicates, &order, 0.95)?;
+    // Resamples of a small ladder often contain a perfect score; rather than drop many of them
+    // (which biases the intervals), redo the bootstrap with the weak prior.
+    if boot.failed * 20 > replicates && options.prior == Prior::None {
+        let with_prior = FitOptions {
+            prior: Prior::DrawsPerPairing(1.0),
+            ..options
+        };
+        boot = ratings::bootstrap_intervals(games, n, &with_prior, seed, replicates, &order, 0.95)?;
+        notes.push(
+            "intervals use a weak prior of 1 virtual draw per pairing (many resamples had a perfect score)"
+                .to_string(),
+        );
+    }
     if boot.failed > 0 {
         notes.push(format!(
             "{} of {} bootstrap replicates had no finite ratings and were dropped",

@@ -4,6 +4,7 @@
 //! judging, matches with SPRT, ladders with joint ratings, difficulty calibration, tuning and
 //! UCI. The binary `chuhan` is a thin wrapper around [`run`].
 
+pub mod calibrate;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -40,6 +41,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Judge(args) => commands::judge::run(&args),
         cli::Command::Ladder(args) => commands::ladder::run(&args),
         cli::Command::Datagen(args) => commands::datagen::run(&args),
+        cli::Command::Calibrate(args) => commands::calibrate::run(&args),
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
         cli::Command::Notation(args) => commands::notation::run(&args),

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod calibrate;
 pub mod datagen;
 pub mod judge;
 pub mod ladder;
