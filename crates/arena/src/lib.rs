@@ -10,6 +10,7 @@ pub mod config;
 pub mod curve;
 pub mod ratings;
 pub mod stats;
+pub mod tune;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -25,5 +26,6 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
+        cli::Command::Tune(command) => commands::tune::run(&command),
     }
 }

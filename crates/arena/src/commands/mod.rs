@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod params;
 pub mod perft;
+pub mod tune;
 pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
