@@ -175,6 +175,8 @@ fn a_base_config_is_the_starting_point_and_is_kept() {
         "2",
         "--base",
         base.to_str().unwrap(),
+        "--validation",
+        "0",
         "--out",
         out.to_str().unwrap(),
     ]);

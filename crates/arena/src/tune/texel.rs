@@ -344,7 +344,7 @@ impl Dataset {
 /// Fits the scaling constant K minimising the loss at `weights`: a scan over a log grid from
 /// about 0.001 to 32, then a golden-section search between the best grid point's neighbours.
 pub fn fit_k(data: &Dataset, weights: &[f64]) -> f64 {
-    let grid: Vec<f64> = (-40..=20).map(|g| 2f64.powf(f64::from(g) / 4.0)).collect();
+    let grid: Vec<f64> = (-20..=10).map(|g| 2f64.powf(f64::from(g) / 2.0)).collect();
     let losses: Vec<f64> = grid.iter().map(|&k| data.loss(k, weights)).collect();
     let best = (0..grid.len()).fold(0, |b, i| if losses[i] < losses[b] { i } else { b });
     let lo = if best == 0 { 0.0 } else { grid[best - 1] };
@@ -359,7 +359,7 @@ fn golden_section(mut a: f64, mut b: f64, f: impl Fn(f64) -> f64) -> f64 {
     let mut d = a + inv_phi * (b - a);
     let (mut fc, mut fd) = (f(c), f(d));
     for _ in 0..200 {
-        if b - a <= 1e-10 * b.abs().max(1e-3) {
+        if b - a <= 1e-9 * b.abs().max(1e-3) {
             break;
         }
         if fc < fd {
@@ -745,6 +745,8 @@ pub fn write_svg(
         chart
             .configure_mesh()
             .x_desc("epoch")
+            .x_labels((last as usize + 1).min(11))
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("mean squared error")
             .y_label_formatter(&|v| format!("{v:.5}"))
             .draw()?;
