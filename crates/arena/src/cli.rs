@@ -18,8 +18,18 @@ pub struct Cli {
 pub enum Command {
     /// Count legal move paths (perft) for one position or check a whole suite.
     Perft(PerftArgs),
+    /// Write moves in a notation (UCI, ICCS, WXF, Chinese), one line per move.
+    Notation(NotationArgs),
+    /// Elo, nElo, LOS and (with bounds) the SPRT log-likelihood ratio of given counts.
+    Stats(StatsArgs),
+    /// Play game pairs between two or more players (a round robin) and report the scores.
+    Match(MatchArgs),
+    /// Play a base player against a test player until an SPRT accepts a hypothesis.
+    Sprt(SprtArgs),
     /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
     Bench(BenchArgs),
+    /// Play moves from a FEN under the game rules and print the verdict.
+    Judge(JudgeArgs),
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
     Uci,
     /// List the tunable parameters: name, default, min, max, step, group.
@@ -78,6 +88,166 @@ pub struct TexelArgs {
     pub base: Option<PathBuf>,
 }
 
+/// `chuhan judge`.
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The starting position, as FEN (ranks 0-9, `w` = Red to move).
+    #[arg(long)]
+    pub fen: String,
+    /// Moves in UCI form with ranks 0-9, separated by spaces: "h2e2 h9g7".
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Repetition rules: `asian` (perpetual check and perpetual chase lose) or `check-only`.
+    #[arg(long, default_value_t = chuhan_engine::RuleSet::Asian)]
+    pub rules: chuhan_engine::RuleSet,
+    /// Plies without a capture after which the game is drawn (0: no limit).
+    #[arg(long, default_value_t = chuhan_engine::GameConfig::DEFAULT_MOVE_LIMIT)]
+    pub move_limit: u16,
+    /// Print one JSON object: {"result", "reason", "ply"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `chuhan stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Counts, low to high: `L,D,W` (games) or `LL,LD,DD_WL,WD,WW` (game pairs).
+    #[arg(long)]
+    pub counts: String,
+    /// SPRT H0 bound (with --elo1).
+    #[arg(long, requires = "elo1", allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// SPRT H1 bound (with --elo0).
+    #[arg(long, requires = "elo0", allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long, default_value = "normalized")]
+    pub model: String,
+    /// SPRT type I error.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT type II error.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options shared by `chuhan match` and `chuhan sprt`.
+#[derive(Debug, Args, Clone)]
+#[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth", "movetime", "tc"])))]
+#[command(group(clap::ArgGroup::new("opening").args(["openings", "opening_plies"])))]
+#[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
+pub struct RunArgs {
+    /// Nodes per move (the default limit, 10000: reproducible).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Milliseconds per move.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Clock: `moves/seconds+increment` (e.g. 40/60+0.6) or `seconds+increment`.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Opening file: one FEN or EPD per line (`#` comments allowed).
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random plies from the start for generated openings (default 6).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Run seed (default 1): the same seed and options give the same games.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Results folder (default results/<date>-<name>/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted run in this folder.
+    #[arg(long)]
+    pub resume: Option<std::path::PathBuf>,
+    /// Repetition rules: `asian` or `check-only`.
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Moves per side after which the judge draws the game (default 120).
+    #[arg(long)]
+    pub move_limit: Option<u16>,
+    /// Resign adjudication: centipawn threshold (with --resign-plies).
+    #[arg(long, requires = "resign_plies")]
+    pub resign_score: Option<i32>,
+    /// Resign adjudication: consecutive plies both sides agree.
+    #[arg(long, requires = "resign_score")]
+    pub resign_plies: Option<u32>,
+    /// Draw adjudication: centipawn threshold (with --draw-plies).
+    #[arg(long, requires = "draw_plies")]
+    pub draw_score: Option<i32>,
+    /// Draw adjudication: consecutive plies within the threshold.
+    #[arg(long, requires = "draw_score")]
+    pub draw_plies: Option<u32>,
+    /// Draw adjudication: first ply it may apply (default 0).
+    #[arg(long, requires = "draw_score")]
+    pub draw_after: Option<u32>,
+    /// Draw any game that reaches this many plies.
+    #[arg(long)]
+    pub ply_cap: Option<u32>,
+    /// Play only pairs `i` modulo `n` (`--shard i/n`).
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `chuhan match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// A player: `random`, `greedy` (give two or more; more make a round robin).
+    #[arg(long = "player")]
+    pub players: Vec<String>,
+    /// Game pairs per pairing.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `chuhan sprt`.
+#[derive(Debug, Args)]
+pub struct SprtArgs {
+    /// The reference player.
+    #[arg(long)]
+    pub base: Option<String>,
+    /// The player under test.
+    #[arg(long)]
+    pub test: Option<String>,
+    /// H0 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// H1 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Type I error (default 0.05).
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// Type II error (default 0.05).
+    #[arg(long)]
+    pub beta: Option<f64>,
+    /// Give up after this many pairs (default 20000).
+    #[arg(long)]
+    pub max_pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
 /// `chuhan bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -108,4 +278,18 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// `chuhan notation`.
+#[derive(Debug, Args)]
+pub struct NotationArgs {
+    /// The start position, as FEN (default: the standard start).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The moves, space-separated, in UCI (`h2e2`) or any other notation (ICCS, WXF, Chinese).
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: String,
+    /// The notation to write: iccs, uci, wxf or chinese.
+    #[arg(long, default_value = "iccs")]
+    pub format: chuhan_engine::Notation,
 }

@@ -8,7 +8,15 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod curve;
+pub mod game;
+pub mod limits;
+pub mod openings;
+pub mod player;
 pub mod ratings;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod schedule;
 pub mod stats;
 pub mod tune;
 
@@ -23,9 +31,14 @@ pub const EXIT_USAGE: u8 = 2;
 pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Match(args) => commands::matches::run(&args),
+        cli::Command::Stats(args) => commands::stats::run(&args),
+        cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Judge(args) => commands::judge::run(&args),
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
+        cli::Command::Notation(args) => commands::notation::run(&args),
         cli::Command::Tune(command) => commands::tune::run(&command),
     }
 }

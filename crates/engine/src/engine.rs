@@ -60,6 +60,12 @@ impl Engine {
         &mut self.searcher
     }
 
+    /// Sets the repetition rules the search judges cycles by (default: Asian).
+    pub fn set_rules(&mut self, rules: crate::xiangqi::rules::RuleSet) {
+        self.searcher
+            .set_repetition_judge(crate::search::judge_for(rules));
+    }
+
     /// Starts a new game: clears the TT and history, reseeds the random stream.
     pub fn new_game(&mut self, seed: u64) {
         self.searcher.clear();

@@ -1,8 +1,14 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod judge;
+pub mod matches;
+pub mod notation;
 pub mod params;
 pub mod perft;
+pub mod sprt;
+pub mod stats;
+pub mod tournament;
 pub mod tune;
 pub mod uci;
 

@@ -31,6 +31,7 @@ pub struct Session {
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     seed: u64,
+    rules: chuhan_engine::RuleSet,
 }
 
 impl Session {
@@ -47,6 +48,7 @@ impl Session {
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             seed: 0,
+            rules: chuhan_engine::RuleSet::default(),
         }
     }
 
@@ -68,6 +70,7 @@ impl Session {
     fn rebuild_engine(&mut self) {
         self.stop_search();
         let mut e = Engine::new(self.config.clone());
+        e.set_rules(self.rules);
         e.new_game(self.seed);
         self.engine = Arc::new(Mutex::new(e));
     }
@@ -176,9 +179,13 @@ impl Session {
                     .ok_or_else(|| format!("unknown level '{v}'")),
                 None => Err("Level needs a value".into()),
             },
-            "rules" => match value {
-                Some("asian") | Some("check-only") => Ok(()),
-                other => Err(format!("unknown rules '{}'", other.unwrap_or(""))),
+            "rules" => match value.map(str::parse::<chuhan_engine::RuleSet>) {
+                Some(Ok(rules)) => {
+                    self.rules = rules;
+                    Ok(())
+                }
+                Some(Err(e)) => Err(e.to_string()),
+                None => Err("Rules needs a value".into()),
             },
             "nullmove" => parse_bool(value).map(|b| self.config.options.null_move = b),
             "lmr" => parse_bool(value).map(|b| self.config.options.lmr = b),

@@ -139,10 +139,30 @@ impl Tunables {
     }
 }
 
-/// Judges a repetition inside the search tree. Returns the score from the side to move's view,
-/// or `None` when the position does not repeat. The default judge is [`check_only_cycle`];
-/// the rules module supplies one that also knows the chase rule.
+/// Judges a repetition inside the search tree: who, if anyone, the most recent cycle condemns,
+/// or `None` when the position does not repeat.
 pub type RepetitionJudge = fn(&mut Position) -> Option<CycleVerdict>;
+
+fn verdict_of(outcome: crate::xiangqi::rules::RepetitionOutcome) -> CycleVerdict {
+    match outcome {
+        crate::xiangqi::rules::RepetitionOutcome::Draw => CycleVerdict::Draw,
+        crate::xiangqi::rules::RepetitionOutcome::Loses(c, _) => CycleVerdict::Loses(c),
+    }
+}
+
+/// Tree repetition under Asian rules: perpetual check, then perpetual chase, loses.
+pub fn asian_cycle(pos: &mut Position) -> Option<CycleVerdict> {
+    crate::xiangqi::rules::cycle_outcome(pos, crate::xiangqi::rules::RuleSet::Asian).map(verdict_of)
+}
+
+/// The tree judge for a rule set.
+pub fn judge_for(rules: crate::xiangqi::rules::RuleSet) -> RepetitionJudge {
+    if rules.forbids_perpetual_chase() {
+        asian_cycle
+    } else {
+        check_only_cycle
+    }
+}
 
 /// Who, if anyone, a repetition cycle condemns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,7 +242,7 @@ impl Searcher {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            judge: check_only_cycle,
+            judge: asian_cycle,
             pos: Position::startpos(),
             psq: Vec::with_capacity(MAX_PLY + 8),
             nodes: 0,
@@ -245,7 +265,7 @@ impl Searcher {
         &self.eval
     }
 
-    /// Sets the repetition judge used inside the tree (e.g. one that knows the chase rule).
+    /// Sets the repetition judge used inside the tree (default: Asian rules; see [`judge_for`]).
     pub fn set_repetition_judge(&mut self, judge: RepetitionJudge) {
         self.judge = judge;
     }

@@ -1,0 +1,382 @@
+//! What `chuhan match` and `chuhan sprt` share: resolving options into a run configuration,
+//! preparing (or resuming) the results folder, running with the reporter, and the final tables.
+
+use crate::cli::RunArgs;
+use crate::game::{Adjudication, DrawRule, PlaySettings, ResignRule};
+use crate::limits::LimitSpec;
+use crate::openings::{book_for, read_opening_file, OpeningSource};
+use crate::player::resolve_player;
+use crate::report::{Describe, Reporter};
+use crate::results::{default_out_dir, Manifest, PlayerEntry, ResultsDir, RunConfig, SprtSettings};
+use crate::runner::{run, Entrant, Event, GameRecord, RunPlan, StopRule};
+use crate::schedule::{Pairing, Schedule, Shard};
+use anyhow::{bail, Context};
+use chuhan_engine::{GameConfig, RuleSet};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default plies of generated openings.
+pub const DEFAULT_OPENING_PLIES: u32 = 6;
+/// Openings an SPRT generates before it starts.
+pub const EAGER_SPRT_OPENINGS: usize = 200;
+/// Default run seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Names for player specs, unique within the run (`random`, `random-2`, ...).
+pub fn unique_names(specs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in specs {
+        let base = s.trim().to_string();
+        let mut name = base.clone();
+        let mut n = 2;
+        while out.contains(&name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// Builds the run configuration from the command line (everything validated, nothing written).
+pub fn config_from_args(
+    command: &str,
+    players: &[String],
+    pairs: u64,
+    run: &RunArgs,
+    sprt: Option<SprtSettings>,
+) -> anyhow::Result<RunConfig> {
+    if pairs == 0 {
+        bail!("the number of pairs must be at least 1");
+    }
+    for p in players {
+        resolve_player(p)?;
+    }
+    let limit = LimitSpec::from_options(run.nodes, run.depth, run.movetime, run.tc.as_deref())?;
+    let openings = match &run.openings {
+        Some(path) => {
+            let (_, content_hash) = read_opening_file(path)?;
+            OpeningSource::File {
+                path: path.clone(),
+                content_hash,
+            }
+        }
+        None => {
+            let plies = run.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
+            if plies == 0 {
+                bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
+            }
+            OpeningSource::Generated { plies }
+        }
+    };
+    let rules: RuleSet = run
+        .rules
+        .as_deref()
+        .unwrap_or("asian")
+        .parse()
+        .map_err(|e: chuhan_engine::UnknownRuleSet| anyhow::anyhow!("--rules: {e}"))?;
+    let move_limit = run.move_limit.unwrap_or(GameConfig::default().move_limit);
+    if move_limit == 0 {
+        bail!("--move-limit must be at least 1");
+    }
+    let resign = match (run.resign_score, run.resign_plies) {
+        (Some(score), Some(plies)) => {
+            if score <= 0 || plies == 0 {
+                bail!("--resign-score and --resign-plies must be at least 1");
+            }
+            Some(ResignRule { score, plies })
+        }
+        _ => None,
+    };
+    let draw = match (run.draw_score, run.draw_plies) {
+        (Some(score), Some(plies)) => {
+            if score < 0 || plies == 0 {
+                bail!("--draw-score must be 0 or more and --draw-plies at least 1");
+            }
+            Some(DrawRule {
+                score,
+                plies,
+                after_ply: run.draw_after.unwrap_or(0),
+            })
+        }
+        _ => None,
+    };
+    if run.ply_cap == Some(0) {
+        bail!("--ply-cap must be at least 1");
+    }
+    let shard = run
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let names = unique_names(players);
+    Ok(RunConfig {
+        command: command.to_string(),
+        seed: run.seed.unwrap_or(DEFAULT_SEED).to_string(),
+        pairs,
+        rules: rules.to_string(),
+        move_limit,
+        shard,
+        players: names
+            .into_iter()
+            .zip(players)
+            .map(|(name, spec)| PlayerEntry {
+                name,
+                spec: spec.trim().to_string(),
+            })
+            .collect(),
+        limit,
+        openings,
+        adjudication: Adjudication {
+            resign,
+            draw,
+            ply_cap: run.ply_cap,
+        },
+        sprt,
+    })
+}
+
+/// Top-level keys of the configuration that differ between two configs.
+pub fn config_differences(a: &RunConfig, b: &RunConfig) -> Vec<String> {
+    let (Ok(toml::Value::Table(x)), Ok(toml::Value::Table(y))) =
+        (toml::Value::try_from(a), toml::Value::try_from(b))
+    else {
+        return vec!["config".to_string()];
+    };
+    let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| x.get(*k) != y.get(*k))
+        .cloned()
+        .collect()
+}
+
+/// Where the run writes.
+pub enum Destination {
+    /// A new folder.
+    New(PathBuf),
+    /// An earlier run's folder.
+    Resume(PathBuf),
+}
+
+/// A run ready to start: configuration, plan, destination.
+pub struct Prepared {
+    /// The configuration (as in the manifest).
+    pub config: RunConfig,
+    /// The plan.
+    pub plan: RunPlan,
+    /// Where results go.
+    pub destination: Destination,
+}
+
+/// The run seed of a configuration.
+pub fn seed_of(config: &RunConfig) -> anyhow::Result<u64> {
+    config
+        .seed
+        .parse()
+        .with_context(|| format!("seed '{}' is not a whole number", config.seed))
+}
+
+/// Resolves the configuration into a plan: players, schedule, openings, settings.
+pub fn plan_from_config(
+    config: &RunConfig,
+    pairings: Vec<Pairing>,
+    concurrency: Option<usize>,
+) -> anyhow::Result<RunPlan> {
+    let seed = seed_of(config)?;
+    let entrants = config
+        .players
+        .iter()
+        .map(|p| {
+            Ok(Entrant {
+                name: p.name.clone(),
+                spec: resolve_player(&p.spec)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let schedule = Schedule::new(pairings, seed, config.shard);
+    let file_openings = match &config.openings {
+        OpeningSource::File { path, content_hash } => {
+            let (list, hash) = read_opening_file(path)?;
+            if &hash != content_hash {
+                bail!(
+                    "opening file {} changed since the run started (content hash {hash}, manifest says {content_hash})",
+                    path.display()
+                );
+            }
+            Some(list)
+        }
+        OpeningSource::Generated { .. } => None,
+    };
+    // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
+    // small opening space before writing anything) and the rest as pairs need them.
+    let count = schedule.total_pairs as usize;
+    let eager = if config.command == "sprt" {
+        count.min(EAGER_SPRT_OPENINGS)
+    } else {
+        count
+    };
+    let openings = book_for(
+        &config.openings,
+        file_openings.as_deref(),
+        count,
+        eager,
+        seed,
+    )?;
+    let rules: RuleSet = config.rules.parse().map_err(anyhow::Error::msg)?;
+    if concurrency == Some(0) {
+        bail!("--concurrency must be at least 1");
+    }
+    let concurrency = concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    Ok(RunPlan {
+        entrants,
+        schedule,
+        openings,
+        settings: PlaySettings {
+            game: GameConfig {
+                rules,
+                move_limit: config.move_limit,
+            },
+            limit: config.limit,
+            adjudication: config.adjudication,
+        },
+        concurrency,
+    })
+}
+
+/// Picks the configuration: from the command line, or from the manifest of the run being
+/// resumed (which must then agree with any command line given).
+pub fn choose_config(
+    from_args: Option<anyhow::Result<RunConfig>>,
+    run: &RunArgs,
+    default_name: &str,
+) -> anyhow::Result<(RunConfig, Destination)> {
+    match &run.resume {
+        Some(dir) => {
+            let manifest = ResultsDir::read_manifest(dir)?;
+            if let Some(args) = from_args {
+                let config = args?;
+                let diff = config_differences(&config, &manifest.config);
+                if !diff.is_empty() {
+                    return Err(crate::results::ResultsError::ConfigDiffers {
+                        dir: dir.clone(),
+                        what: diff.join(", "),
+                    }
+                    .into());
+                }
+            }
+            Ok((manifest.config, Destination::Resume(dir.clone())))
+        }
+        None => {
+            let config = from_args.context("no players given")??;
+            let dir = match &run.out {
+                Some(d) => {
+                    ResultsDir::check_new(d)?;
+                    d.clone()
+                }
+                None => default_out_dir(default_name),
+            };
+            Ok((config, Destination::New(dir)))
+        }
+    }
+}
+
+/// What a finished run produced.
+pub struct Finished {
+    /// Every recorded game (old and new) by index.
+    pub records: BTreeMap<u64, GameRecord>,
+    /// The last pair the stop rule counted, if it fired.
+    pub stopped_at: Option<u64>,
+    /// Games played in this session.
+    pub played: u64,
+    /// Wall seconds of this session.
+    pub seconds: f64,
+    /// Termination counts.
+    pub terminations: BTreeMap<String, u64>,
+    /// The results folder.
+    pub dir: ResultsDir,
+}
+
+/// Opens the destination, runs the plan with the reporter, and writes every game as it ends.
+pub fn execute(
+    prepared: &Prepared,
+    stop: Option<Box<dyn StopRule + '_>>,
+    labels: Vec<String>,
+    describe: Describe,
+    quiet: bool,
+    cancel: Arc<AtomicBool>,
+) -> anyhow::Result<Finished> {
+    let plan = &prepared.plan;
+    let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let (mut dir, done) = match &prepared.destination {
+        Destination::New(path) => {
+            let manifest = Manifest::new(prepared.config.clone());
+            (ResultsDir::create(path, &manifest)?, Vec::new())
+        }
+        Destination::Resume(path) => {
+            let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
+            (ResultsDir::reopen(path)?, done)
+        }
+    };
+    let mut reporter = Reporter::new(labels, describe, quiet);
+    let (tx, rx) = channel::<Event>();
+    let mut write_error = None;
+    let outcome = std::thread::scope(|scope| {
+        let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
+        loop {
+            match rx.recv_timeout(Duration::from_secs(1)) {
+                Ok(event) => {
+                    if let Event::GameFinished {
+                        record,
+                        resumed: false,
+                    } = &event
+                    {
+                        if let Err(e) = dir.append(record) {
+                            write_error.get_or_insert(e);
+                        }
+                    }
+                    reporter.on_event(&event);
+                }
+                Err(RecvTimeoutError::Timeout) => reporter.tick(),
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        handle.join().expect("the runner does not panic")
+    });
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if let Some(e) = outcome.error {
+        bail!(
+            "the run stopped early: {e}; the games played so far are kept, continue with --resume"
+        );
+    }
+    Ok(Finished {
+        records: outcome.records,
+        stopped_at: outcome.stopped_at,
+        played: reporter.played(),
+        seconds: reporter.elapsed(),
+        terminations: reporter.terminations().clone(),
+        dir,
+    })
+}
+
+/// The termination table: name, count.
+pub fn termination_rows(records: &BTreeMap<u64, GameRecord>) -> Vec<Vec<String>> {
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in records.values() {
+        *counts.entry(r.termination.as_str()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(k, v)| vec![k.to_string(), v.to_string()])
+        .collect()
+}

@@ -1,0 +1,128 @@
+//! `chuhan stats` against the golden values of docs/statistics.md, through the real binary.
+
+use std::process::Command;
+
+fn stats(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .arg("stats")
+        .args(args)
+        .output()
+        .expect("chuhan runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (code, out, err) = stats(&all);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+fn close(v: &serde_json::Value, key: &str, expected: f64, tol: f64) {
+    let got = v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} missing in {v}"));
+    assert!(
+        (got - expected).abs() <= tol,
+        "{key}: got {got}, expected {expected}"
+    );
+}
+
+#[test]
+fn trinomial_golden_values() {
+    let v = json(&["--counts", "96,111,136"]);
+    close(&v, "elo", 40.70, 0.005);
+    close(&v, "elo_ci95", 30.43, 0.005);
+    close(&v, "nelo", 49.77, 0.005);
+    close(&v, "nelo_ci95", 36.77, 0.005);
+    close(&v, "los", 0.9960, 0.00005);
+    close(&v, "draw_ratio", 111.0 / 343.0, 1e-9);
+    assert!(v.get("llr").is_none());
+}
+
+#[test]
+fn pentanomial_golden_values() {
+    let v = json(&["--counts", "34,54,63,64,75"]);
+    close(&v, "elo", 55.58, 0.005);
+    close(&v, "elo_ci95", 27.65, 0.005);
+    close(&v, "nelo", 57.94, 0.005);
+    close(&v, "nelo_ci95", 28.28, 0.005);
+}
+
+#[test]
+fn llr_golden_values() {
+    let cases: [(&str, &str, &str, &str, f64); 6] = [
+        ("365,16618,36229,16974,390", "0", "2", "normalized", 2.2504),
+        (
+            "127,4883,10712,5150,104",
+            "-1.75",
+            "0.25",
+            "normalized",
+            3.0102,
+        ),
+        (
+            "223,9863,21279,10037,246",
+            "0.5",
+            "2.5",
+            "logistic",
+            -3.0741,
+        ),
+        ("36027,68692,36433", "0", "2", "normalized", 0.9233),
+        ("21184,40708,21404", "0.5", "2.5", "logistic", -1.5719),
+        ("379,10170,21828,10640,343", "0", "2", "normalized", 2.9455),
+    ];
+    for (counts, e0, e1, model, llr) in cases {
+        let v = json(&[
+            "--counts", counts, "--elo0", e0, "--elo1", e1, "--model", model,
+        ]);
+        close(&v, "llr", llr, 0.00005);
+        close(&v, "lower", -2.944, 0.0005);
+        close(&v, "upper", 2.944, 0.0005);
+        let expected = if llr >= 2.9444 {
+            "H1"
+        } else if llr <= -2.9444 {
+            "H0"
+        } else {
+            "continue"
+        };
+        assert_eq!(v["verdict"], expected, "{counts}");
+    }
+}
+
+#[test]
+fn text_output_names_every_quantity() {
+    let (code, out, _) = stats(&["--counts", "96,111,136", "--elo0", "0", "--elo1", "5"]);
+    assert_eq!(code, 0);
+    for word in ["Elo:", "nElo:", "LOS:", "draw ratio:", "LLR:", "verdict:"] {
+        assert!(out.contains(word), "{word} missing in\n{out}");
+    }
+    assert!(out.contains("40.70 ± 30.43"), "{out}");
+}
+
+#[test]
+fn bad_counts_exit_2_naming_the_problem() {
+    for (counts, needle) in [
+        ("1,2", "has 2 numbers"),
+        ("1,2,3,4", "has 4 numbers"),
+        ("1,x,3", "'x'"),
+        ("1,-2,3", "'-2'"),
+        ("0,0,0", "all counts are zero"),
+    ] {
+        let (code, out, err) = stats(&["--counts", counts]);
+        assert_eq!(code, 2, "{counts}: {out}{err}");
+        assert!(err.contains(needle), "{counts}: {err}");
+    }
+    let (code, _, err) = stats(&["--counts", "1,2,3", "--elo0", "5", "--elo1", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("elo0 < elo1"), "{err}");
+    let (code, _, err) = stats(&[
+        "--counts", "1,2,3", "--elo0", "0", "--elo1", "5", "--model", "x",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--model"), "{err}");
+}
