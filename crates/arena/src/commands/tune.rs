@@ -127,7 +127,12 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     });
     bar.finish_and_clear();
 
+    let (commit, dirty) = crate::results::git_state();
     let header = vec![
+        format!(
+            "chuhan {} (git {commit}, dirty {dirty})",
+            env!("CARGO_PKG_VERSION")
+        ),
         format!("data: {}", args.data.display()),
         format!(
             "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",

@@ -71,29 +71,6 @@ pub fn select_params<S: AsRef<str>>(
     Ok(selected)
 }
 
-/// Today's date (UTC) as `YYYY-MM-DD`.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 fn is_empty_or_missing(dir: &Path) -> std::io::Result<bool> {
     match std::fs::read_dir(dir) {
         Ok(mut entries) => Ok(entries.next().is_none()),
@@ -104,7 +81,7 @@ fn is_empty_or_missing(dir: &Path) -> std::io::Result<bool> {
 
 /// Picks the output folder of a run without creating it. An explicit `out` must be missing or
 /// empty unless `force`; the default `results/<date>-<method>` gets a `-2`, `-3`, ... suffix
-/// instead of reusing a non-empty folder.
+/// instead of reusing a non-empty folder (see [`crate::results::default_out_dir`]).
 pub fn choose_out_dir(out: Option<&Path>, force: bool, method: &str) -> anyhow::Result<PathBuf> {
     if let Some(dir) = out {
         if dir.exists() && !dir.is_dir() {
@@ -120,18 +97,7 @@ pub fn choose_out_dir(out: Option<&Path>, force: bool, method: &str) -> anyhow::
         }
         return Ok(dir.to_path_buf());
     }
-    let stem = format!("results/{}-{method}", today());
-    for n in 1.. {
-        let dir = if n == 1 {
-            PathBuf::from(&stem)
-        } else {
-            PathBuf::from(format!("{stem}-{n}"))
-        };
-        if is_empty_or_missing(&dir).unwrap_or(false) && !dir.is_file() {
-            return Ok(dir);
-        }
-    }
-    unreachable!("some suffix is free")
+    Ok(crate::results::default_out_dir(method))
 }
 
 #[cfg(test)]
@@ -176,13 +142,6 @@ mod tests {
             Err(SelectError::Unknown("pst.chari".into()))
         );
         assert_eq!(select_params::<&str>(&[], true), Err(SelectError::Nothing));
-    }
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_422), (2025, 11, 30));
     }
 
     #[test]
