@@ -2,7 +2,7 @@
 
 use crate::cli::{TexelArgs, TuneCommand};
 use crate::config::{builtin_levels, load_engine_config};
-use crate::tune::texel::{self, EpochLosses, TexelProblem, TexelSettings};
+use crate::tune::texel::{self, TexelEvent, TexelProblem, TexelSettings};
 use crate::tune::{choose_out_dir, select_params};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
@@ -112,16 +112,27 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     });
     let epochs = args.epochs;
     let outcome = pool.install(|| {
-        texel::tune(&problem, &settings, |e: &EpochLosses| {
-            let text = match e.validation {
-                Some(v) => format!("train {:.6}  validation {v:.6}", e.train),
-                None => format!("train {:.6}", e.train),
-            };
-            if plain {
-                eprintln!("epoch {}/{epochs}  {text}", e.epoch);
-            } else {
-                bar.set_position(e.epoch as u64);
-                bar.set_message(text);
+        texel::tune(&problem, &settings, |event| match event {
+            TexelEvent::K { k, fitted } => {
+                let how = if fitted { "fitted" } else { "given" };
+                if plain {
+                    eprintln!("K = {k:.6} ({how})");
+                } else {
+                    bar.println(format!("K = {k:.6} ({how})"));
+                    bar.set_message("tuning");
+                }
+            }
+            TexelEvent::Epoch(e) => {
+                let text = match e.validation {
+                    Some(v) => format!("train {:.6}  validation {v:.6}", e.train),
+                    None => format!("train {:.6}", e.train),
+                };
+                if plain {
+                    eprintln!("epoch {}/{epochs}  {text}", e.epoch);
+                } else {
+                    bar.set_position(e.epoch as u64);
+                    bar.set_message(text);
+                }
             }
         })
     });

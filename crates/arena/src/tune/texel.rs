@@ -589,13 +589,27 @@ impl TexelOutcome {
     }
 }
 
+/// What [`tune`] reports while it runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TexelEvent<'a> {
+    /// K is settled (before the first epoch).
+    K {
+        /// The value.
+        k: f64,
+        /// Whether it was fitted (rather than given).
+        fitted: bool,
+    },
+    /// The losses after an epoch.
+    Epoch(&'a EpochLosses),
+}
+
 /// Runs the tuner: fits (or takes) K, then `settings.epochs` full-batch steps, clamping every
-/// weight to its declared range. `on_epoch` sees the losses after every epoch. Runs on the
-/// current rayon pool; the result does not depend on its size.
+/// weight to its declared range. `on_event` hears K, then the losses after every epoch. Runs
+/// on the current rayon pool; the result does not depend on its size.
 pub fn tune(
     problem: &TexelProblem,
     settings: &TexelSettings,
-    mut on_epoch: impl FnMut(&EpochLosses),
+    mut on_event: impl FnMut(TexelEvent),
 ) -> TexelOutcome {
     let table = params::table();
     let start = problem.start_weights();
@@ -603,6 +617,10 @@ pub fn tune(
         Some(k) => (k, false),
         None => (fit_k(&problem.train, &start), true),
     };
+    on_event(TexelEvent::K {
+        k,
+        fitted: k_fitted,
+    });
     let mut weights = start.clone();
     let mut stepper = Stepper::new(settings.optimizer, settings.learning_rate, weights.len());
     let mut initial = None;
@@ -614,7 +632,7 @@ pub fn tune(
         if epoch == 0 {
             initial = Some(losses);
         } else {
-            on_epoch(&losses);
+            on_event(TexelEvent::Epoch(&losses));
             history.push(losses);
         }
         if epoch == settings.epochs {
