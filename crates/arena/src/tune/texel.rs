@@ -825,6 +825,24 @@ pub fn summary_text(
     let _ = writeln!(s, "initial loss: {}", loss_text(&outcome.initial));
     let last = outcome.history.last().unwrap_or(&outcome.initial);
     let _ = writeln!(s, "final loss: {} (epoch {})", loss_text(last), last.epoch);
+    let best = std::iter::once(&outcome.initial)
+        .chain(&outcome.history)
+        .filter_map(|e| e.validation.map(|v| (e.epoch, v)))
+        .fold(None, |b: Option<(usize, f64)>, (e, v)| match b {
+            Some((_, bv)) if bv <= v => b,
+            _ => Some((e, v)),
+        });
+    if let (Some((epoch, v)), Some(final_v)) = (best, last.validation) {
+        let _ = writeln!(s, "lowest validation loss: {v:.6} (epoch {epoch})");
+        // Ignore wobbles: warn when it rose by more than 0.1%.
+        if final_v > v * 1.001 {
+            let _ = writeln!(
+                s,
+                "warning: the validation loss rose after epoch {epoch}: the tune fits noise; \
+                 use more positions, fewer epochs or fewer parameters"
+            );
+        }
+    }
     let changes = outcome.changes(problem);
     let moved = changes.iter().filter(|c| c.tuned != c.base).count();
     let _ = writeln!(
@@ -1321,5 +1339,58 @@ mod tests {
         let mut level = c.level.unwrap();
         level.name = "medium".into();
         assert_eq!(level, Level::medium());
+    }
+
+    #[test]
+    fn summary_names_k_losses_best_epoch_and_largest_changes() {
+        let positions = random_games(2, 20, 13, |_| 1.0);
+        let tuned = select_params(&["material"], true).unwrap();
+        let problem = TexelProblem::new(
+            &positions,
+            &split(&positions, 0.0, 1),
+            tuned,
+            Params::default(),
+        );
+        let losses = |epoch, train, validation| EpochLosses {
+            epoch,
+            train,
+            validation: Some(validation),
+        };
+        let outcome = TexelOutcome {
+            k: 0.75,
+            k_fitted: true,
+            initial: losses(0, 0.2, 0.21),
+            history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.19)],
+            start: problem.start_weights(),
+            weights: vec![100.0, 200.0, 200.0, 450.4, 900.0, 452.0],
+        };
+        let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
+        assert!(s.starts_with("data: x\nK: 0.750000 (fitted)\n"), "{s}");
+        assert!(
+            s.contains("initial loss: train 0.200000  validation 0.210000"),
+            "{s}"
+        );
+        assert!(
+            s.contains("final loss: train 0.100000  validation 0.190000 (epoch 2)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("lowest validation loss: 0.180000 (epoch 1)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("warning: the validation loss rose after epoch 1"),
+            "{s}"
+        );
+        assert!(s.contains("changed parameters: 3 of 6 tuned"), "{s}");
+        let horse = s.find("material.horse").unwrap();
+        let chariot = s.find("material.chariot").unwrap();
+        let cannon = s.find("material.cannon").unwrap();
+        assert!(horse < chariot && chariot < cannon, "largest first: {s}");
+        assert!(s.contains("920 ->   900  (-20, 900.00)"), "{s}");
+        assert!(
+            !s.contains("material.soldier"),
+            "unchanged ones are not listed: {s}"
+        );
     }
 }
