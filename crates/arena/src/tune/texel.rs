@@ -476,7 +476,7 @@ pub struct EpochLosses {
 /// The problem: which parameters are tuned, their base values and the prepared positions.
 #[derive(Clone, Debug)]
 pub struct TexelProblem {
-    /// Tuned parameters (table indices, ascending).
+    /// Tuned parameters (table indices; weight `c` belongs to `tuned[c]`).
     pub tuned: Vec<usize>,
     /// Values of every parameter before tuning.
     pub base: Params,
@@ -706,7 +706,7 @@ pub fn tuned_config_toml(
             continue;
         }
         let base = problem.base.get(i);
-        if problem.tuned.binary_search(&i).is_ok() && v != base {
+        if problem.tuned.contains(&i) && v != base {
             let _ = writeln!(s, "{} = {v}  # base {base}", d.name);
         } else {
             let _ = writeln!(s, "{} = {v}", d.name);
