@@ -30,8 +30,8 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Seeded random games written as datagen does: `#game` markers, then `FEN;result;ply;eval`
-/// lines labelled with the game's result (decided by the material left at the end).
+/// Seeded random games written as datagen does: `FEN;result;ply;eval` lines labelled with the
+/// game's result (decided by the material left at the end), then a `#game` marker.
 fn data_text(games: usize, seed: u64) -> String {
     let tables = EvalTables::new(&Params::default());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -60,11 +60,12 @@ fn data_text(games: usize, seed: u64) -> String {
             r if r < -150 => "0",
             _ => "0.5",
         };
-        text.push_str(&format!("#game {}\n", game + 1));
+        let count = lines.len();
         for l in lines {
             let (fen, rest) = l.split_once(';').unwrap();
             text.push_str(&format!("{fen};{result};{rest}\n"));
         }
+        text.push_str(&format!("#game {game} {result} {count}\n"));
     }
     text
 }
@@ -248,4 +249,51 @@ fn unusable_input_exits_2_and_says_where() {
     ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("missing.txt"), "{stderr}");
+}
+
+#[test]
+fn datagen_output_is_tuned_end_to_end() {
+    let dir = temp_dir("datagen");
+    let data = dir.join("data.txt");
+    let (code, _, stderr) = chuhan(&[
+        "datagen",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "120",
+        "--concurrency",
+        "1",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let positions = text.lines().filter(|l| !l.starts_with('#')).count();
+    let games = text.lines().filter(|l| l.starts_with("#game")).count();
+    let with_positions = text
+        .lines()
+        .filter(|l| l.starts_with("#game") && !l.ends_with(" 0"))
+        .count();
+    assert_eq!(games, 6);
+    let out = dir.join("out");
+    let (code, stdout, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        data.to_str().unwrap(),
+        "--epochs",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "positions: {positions} from {with_positions} games"
+        )),
+        "{stdout}"
+    );
+    load_engine_config(&out.join("tuned.toml"), &builtin_levels()).unwrap();
 }

@@ -43,7 +43,8 @@ pub fn sigmoid(x: f64) -> f64 {
 pub struct LabelledPosition {
     /// 1-based line in the data file.
     pub line: usize,
-    /// Game number (from `#game` markers); positions outside any marked game get one each.
+    /// Game number: positions between the same two `#game` markers share it; without any
+    /// markers in the file each position has its own. Numbers may skip (empty games).
     pub game: u32,
     /// Game result from Red's view: 1, 0.5 or 0.
     pub result: f64,
@@ -93,13 +94,14 @@ pub fn read_data(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
 }
 
 /// Parses labelled positions: one `FEN;result;ply;eval` a line, `result` from Red's view
-/// (`1`, `0.5` or `0`), `eval` ignored. Blank lines and `#` comments are skipped; a comment
-/// starting with `#game` begins a new game. The first malformed line (in file order) is
-/// reported with `source` and its line number. Features are computed in parallel.
+/// (`1`, `0.5` or `0`), `eval` ignored. Blank lines and `#` comments are skipped. Comments
+/// starting with `#game` separate games (`chuhan datagen` writes one after each game's
+/// positions; one before each works too); a file without them counts every position as its
+/// own game. The first malformed line (in file order) is reported with `source` and its line
+/// number. Features are computed in parallel.
 pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, DataError> {
     let mut lines: Vec<(usize, &str, u32)> = Vec::new();
-    let mut game: Option<u32> = None;
-    let mut next_game = 0u32;
+    let mut segment = 0u32;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() {
@@ -107,16 +109,16 @@ pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, Dat
         }
         if let Some(comment) = line.strip_prefix('#') {
             if comment.starts_with("game") {
-                game = Some(next_game);
-                next_game += 1;
+                segment += 1;
             }
             continue;
         }
-        let g = game.unwrap_or_else(|| {
-            next_game += 1;
-            next_game - 1
-        });
-        lines.push((n + 1, line, g));
+        lines.push((n + 1, line, segment));
+    }
+    if segment == 0 {
+        for (i, l) in lines.iter_mut().enumerate() {
+            l.2 = i as u32;
+        }
     }
     let parsed: Vec<Result<LabelledPosition, DataError>> = lines
         .par_iter()
@@ -1269,6 +1271,13 @@ mod tests {
         );
         assert_eq!(p[0].features, linear_features(&Position::startpos()));
         let err = |text: String| parse_data(&text, "d.txt").unwrap_err().to_string();
+        // Datagen's layout: each game's marker after its positions.
+        let datagen = format!("{start};1;5;0\n{start};1;6;0\n#game 0 1 2\n#game 1 0.5 0\n{start};0.5;9;0\n#game 2 0.5 1\n");
+        let p = parse_data(&datagen, "d.txt").unwrap();
+        assert_eq!(p.iter().map(|p| p.game).collect::<Vec<_>>(), [0, 0, 2]);
+        // No markers at all: every position is its own game.
+        let p = parse_data(&format!("{start};1;5;0\n{start};1;6;0\n"), "d.txt").unwrap();
+        assert_eq!(p.iter().map(|p| p.game).collect::<Vec<_>>(), [0, 1]);
         let e = err(format!("{start};1;0;0\n{start};1;0\n"));
         assert!(
             e.starts_with("d.txt: line 2:") && e.contains("4 fields"),
