@@ -40,6 +40,58 @@ pub enum Command {
     Uci,
     /// List the tunable parameters: name, default, min, max, step, group.
     Params,
+    /// Tune parameters (`chuhan tune texel`).
+    #[command(subcommand)]
+    Tune(TuneCommand),
+}
+
+/// `chuhan tune` methods.
+#[derive(Debug, Subcommand)]
+pub enum TuneCommand {
+    /// Texel tuning: fit the linear evaluation weights to game results by gradient descent.
+    Texel(TexelArgs),
+}
+
+/// `chuhan tune texel`.
+#[derive(Debug, Args)]
+pub struct TexelArgs {
+    /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Parameters to tune: group names (material, pst, eval) or exact parameter names,
+    /// comma-separated. Only linear parameters can be tuned.
+    #[arg(long, value_delimiter = ',', default_value = "material,pst,eval")]
+    pub params: Vec<String>,
+    /// Full-batch epochs.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Learning rate in centipawns (default: 1 for Adam, 5 for AdaGrad).
+    #[arg(long)]
+    pub lr: Option<f64>,
+    /// Optimizer.
+    #[arg(long, value_enum, default_value_t = crate::tune::texel::Optimizer::Adam)]
+    pub optimizer: crate::tune::texel::Optimizer,
+    /// Seed for the train/validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fraction of games (or positions, without `#game` markers) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Scaling constant K (default: fitted on the untuned evaluation).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default: results/<date>-texel). Must be empty unless --force.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write into a non-empty --out folder, replacing its files.
+    #[arg(long)]
+    pub force: bool,
+    /// Start from this engine config's parameters instead of the defaults.
+    #[arg(long)]
+    pub base: Option<PathBuf>,
 }
 
 /// `chuhan judge`.

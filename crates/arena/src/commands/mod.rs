@@ -12,6 +12,7 @@ pub mod perft;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 pub mod uci;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
