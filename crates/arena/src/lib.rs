@@ -18,6 +18,7 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod tune;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -38,5 +39,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
         cli::Command::Notation(args) => commands::notation::run(&args),
+        cli::Command::Tune(tune) => match tune.command {
+            cli::TuneCommand::Spsa(args) => tune::spsa::run(&args),
+        },
     }
 }
