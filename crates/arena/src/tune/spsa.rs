@@ -968,9 +968,13 @@ pub fn tuned_toml(base: &EngineConfig, spsa: &Spsa, theta: &[f64], comment: &str
         );
         let _ = writeln!(s, "opening_margin = {}", level.opening_margin);
     }
+    // Every tuned parameter (even one back at its default) and every other base override.
     let _ = writeln!(s, "\n[params]");
-    for (name, v) in params.overrides() {
-        let _ = writeln!(s, "\"{name}\" = {v}");
+    for (i, def) in params::table().iter().enumerate() {
+        let tuned = spsa.params.iter().any(|p| p.name == def.name);
+        if tuned || params.get(i) != def.default {
+            let _ = writeln!(s, "\"{}\" = {}", def.name, params.get(i));
+        }
     }
     s
 }
