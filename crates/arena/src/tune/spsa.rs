@@ -458,7 +458,10 @@ pub fn drive<G: PlayGame + ?Sized>(
                 };
                 let Ok(job) = job else { break };
                 let slot = (job.game % per_iteration) as usize;
-                let result = player.play(&job);
+                // A panic becomes an error: the loop must hear back about every job it sent.
+                let result =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| player.play(&job)))
+                        .unwrap_or_else(|_| Err(anyhow!("game {} panicked", job.game)));
                 if res_tx.send((job.iteration, slot, result)).is_err() {
                     break;
                 }
@@ -1510,6 +1513,39 @@ mod tests {
         };
         let other = drive(&lag0, vec![s.start()], &bowl, 3, &mut |_| Ok(())).unwrap();
         assert_ne!(other, one);
+    }
+
+    /// Panics in one iteration's games; wins every other game.
+    struct FailAt(u64);
+
+    impl PlayGame for FailAt {
+        fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+            assert_ne!(job.iteration, self.0, "boom");
+            Ok(1.0)
+        }
+    }
+
+    #[test]
+    fn a_failing_game_stops_the_run_and_keeps_earlier_rows() {
+        let (mut s, _) = bowl_run();
+        s.gains = Gains::new(50);
+        let mut rows = 0;
+        let out = drive(&s, vec![s.start()], &FailAt(10), 3, &mut |_| {
+            rows += 1;
+            Ok(())
+        });
+        let err = out.unwrap_err().to_string();
+        assert!(err.contains("panicked"), "{err}");
+        assert_eq!(rows, 9);
+        // A failure to record a row stops the run too.
+        let mut rows = 0;
+        let out = drive(&s, vec![s.start()], &FailAt(0), 2, &mut |r| {
+            rows += 1;
+            anyhow::ensure!(r.iteration < 5, "disk full");
+            Ok(())
+        });
+        assert!(out.unwrap_err().to_string().contains("disk full"));
+        assert_eq!(rows, 5);
     }
 
     #[test]
