@@ -30,6 +30,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play moves from a FEN under the game rules and print the verdict.
     Judge(JudgeArgs),
+    /// Play a ladder of players (default: the embedded levels ladder) and fit joint ratings.
+    Ladder(LadderArgs),
+    /// Self-play positions labelled with game results, for Texel tuning.
+    Datagen(DatagenArgs),
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
     Uci,
     /// List the tunable parameters: name, default, min, max, step, group.
@@ -323,4 +327,69 @@ pub struct NotationArgs {
     /// The notation to write: iccs, uci, wxf or chinese.
     #[arg(long, default_value = "iccs")]
     pub format: chuhan_engine::Notation,
+}
+
+/// `chuhan ladder`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
+pub struct LadderArgs {
+    /// Ladder file (default: the embedded configs/ladder.toml).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Game pairs per pairing (overrides the file).
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Run seed (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Bootstrap replicates for the 95% intervals (overrides the file).
+    #[arg(long)]
+    pub bootstrap: Option<usize>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted ladder in this folder.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `chuhan datagen`.
+#[derive(Debug, Args)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Random plies from the start before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions within this many plies after the random opening are skipped.
+    #[arg(long, default_value_t = 4)]
+    pub skip_plies: u32,
+    /// Games reaching this many plies are scored as draws.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Run seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The engine that plays both sides (`default`, a level, or an engine .toml).
+    #[arg(long, default_value = "default")]
+    pub engine: String,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Output file (`FEN;result;ply;eval` lines and `#game` markers).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Continue an interrupted output file.
+    #[arg(long)]
+    pub resume: bool,
 }
