@@ -822,11 +822,14 @@ impl SpsaConfig {
     }
 }
 
-/// The base engine of a spec, and the hash of its file if it is one.
+/// The base engine of a spec (as `--player` takes it, overrides included), and the hash of its
+/// engine file if it names one.
 fn resolve_base(spec: &str) -> anyhow::Result<(EngineConfig, Option<String>)> {
     let config =
         resolve_engine(spec, &builtin_levels()).with_context(|| format!("--base {spec}"))?;
-    let path = Path::new(spec);
+    // An engine file (possibly followed by `:key=value` overrides) is fingerprinted so that a
+    // resumed run notices a changed file.
+    let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
     let hash = if path.is_file() {
         Some(fnv1a_hex(&std::fs::read(path).with_context(|| {
             format!("cannot read {}", path.display())
