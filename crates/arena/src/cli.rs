@@ -40,7 +40,7 @@ pub enum Command {
     Uci,
     /// List the tunable parameters: name, default, min, max, step, group.
     Params,
-    /// Tune parameters (`chuhan tune texel`).
+    /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
     #[command(subcommand)]
     Tune(TuneCommand),
 }
@@ -50,6 +50,8 @@ pub enum Command {
 pub enum TuneCommand {
     /// Texel tuning: fit the linear evaluation weights to game results by gradient descent.
     Texel(TexelArgs),
+    /// SPSA (fishtest-compatible): perturb the parameters, play game pairs, follow the result.
+    Spsa(SpsaArgs),
 }
 
 /// `chuhan tune texel`.
@@ -92,6 +94,72 @@ pub struct TexelArgs {
     /// Start from this engine config's parameters instead of the defaults.
     #[arg(long)]
     pub base: Option<PathBuf>,
+}
+
+/// `chuhan tune spsa`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("spsa_params").args(["params_file", "params"])))]
+#[command(group(clap::ArgGroup::new("spsa_limit").args(["nodes", "depth"])))]
+#[command(group(clap::ArgGroup::new("spsa_opening").args(["openings", "opening_plies"])))]
+#[command(group(clap::ArgGroup::new("spsa_dir").args(["out", "resume"])))]
+pub struct SpsaArgs {
+    /// Parameter file: lines `name, start, min, max, c_end, r_end` (fishtest format, `#`
+    /// comments).
+    #[arg(long)]
+    pub params_file: Option<PathBuf>,
+    /// Parameter names, comma-separated: start from the base engine, min and max from the
+    /// table, c_end = (max - min) / 20, r_end = 0.002.
+    #[arg(long)]
+    pub params: Option<String>,
+    /// Iterations N (default 1000).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Game pairs per iteration (default 1), all at the same perturbation.
+    #[arg(long)]
+    pub pairs_per_iteration: Option<u64>,
+    /// Evaluate iteration k at theta after iteration k-1-LAG (default 0: plain sequential
+    /// SPSA); LAG > 0 lets LAG+1 iterations run at once. Results never depend on --concurrency.
+    #[arg(long)]
+    pub lag: Option<u64>,
+    /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Nodes per move (default 2000).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Opening file: one FEN or EPD per line, shuffled by the seed and used in turn.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Random plies from the start for generated openings (default 6).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Run seed (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Results folder (default results/<date>-spsa/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted run in this folder.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Repetition rules: `asian` or `check-only`.
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Moves per side after which the judge draws the game (default 120).
+    #[arg(long)]
+    pub move_limit: Option<u16>,
+    /// Draw any game that reaches this many plies.
+    #[arg(long)]
+    pub ply_cap: Option<u32>,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `chuhan judge`.

@@ -1,4 +1,5 @@
-//! `chuhan tune texel`: load labelled positions, fit K, tune, write the results folder.
+//! `chuhan tune texel` (load labelled positions, fit K, tune, write the results folder) and the
+//! dispatch to `chuhan tune spsa`.
 
 use crate::cli::{TexelArgs, TuneCommand};
 use crate::config::{builtin_levels, load_engine_config};
@@ -15,6 +16,7 @@ use std::time::Instant;
 pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
     match command {
         TuneCommand::Texel(args) => run_texel(args),
+        TuneCommand::Spsa(args) => crate::tune::spsa::run(args),
     }
 }
 

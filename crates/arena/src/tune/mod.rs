@@ -1,7 +1,10 @@
-//! Tuners: [`texel`] fits the linear evaluation weights to game results. Shared here: picking
+//! Tuners: [`texel`] fits the linear evaluation weights to game results; [`spsa`] is
+//! fishtest-compatible SPSA measured by game pairs. Whatever a tuner finds is only a candidate:
+//! accept it after an SPRT against the start values. Shared here: picking
 //! parameters out of the engine's one table, and result folders that are never overwritten
 //! silently.
 
+pub mod spsa;
 pub mod texel;
 
 use chuhan_engine::params;
