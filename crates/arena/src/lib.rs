@@ -18,6 +18,7 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod stats;
+pub mod uci_player;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
