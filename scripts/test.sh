@@ -14,7 +14,8 @@ if [ ! -x "$fairy" ]; then
   fi
 fi
 
-cargo test --workspace --locked
+# The UCI player tests play Fairy-Stockfish: require it here rather than skip.
+CHUHAN_REQUIRE_FAIRY=1 cargo test --workspace --locked
 
 # Move generation against Fairy-Stockfish on a few seeded random games (the full cross-check
 # is scripts/fairy_crosscheck.py with more games).

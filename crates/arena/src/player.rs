@@ -144,9 +144,7 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomPlayer::new(name)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(name)),
             PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(name, (**config).clone())),
-            PlayerSpec::External(engine) => {
-                Box::new(ExternalPlayer::new(name, (**engine).clone()))
-            }
+            PlayerSpec::External(engine) => Box::new(ExternalPlayer::new(name, (**engine).clone())),
         }
     }
 

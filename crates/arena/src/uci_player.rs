@@ -400,17 +400,7 @@ impl Process {
     /// The engine's output closed (or its input broke): a crash when the process ended (its
     /// stderr closes too, or it has exited), a disconnect when it runs on.
     fn closed(&mut self) -> PlayerFailure {
-        let deadline = Instant::now() + EXIT_GRACE;
-        while !self.stderr_closed {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(left) {
-                Ok(Output::StderrClosed) | Err(RecvTimeoutError::Disconnected) => {
-                    self.stderr_closed = true
-                }
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => break,
-            }
-        }
+        self.await_stderr_close();
         let exited = matches!(self.child.try_wait(), Ok(Some(_)));
         if self.stderr_closed || exited {
             // Both pipes closed: the process is gone or going; collect its status.
@@ -425,10 +415,28 @@ impl Process {
         }
     }
 
-    /// Ends the process now.
+    /// Ends the process now, and lets its last stderr reach the log (waiting a bounded time
+    /// for the pipe to close: a helper process of the engine may still hold it).
     fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.await_stderr_close();
+    }
+
+    /// Waits up to [`EXIT_GRACE`] for the stderr pipe to close (all of it then is in the log);
+    /// other output is dropped.
+    fn await_stderr_close(&mut self) {
+        let deadline = Instant::now() + EXIT_GRACE;
+        while !self.stderr_closed {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(Output::StderrClosed) | Err(RecvTimeoutError::Disconnected) => {
+                    self.stderr_closed = true
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => break,
+            }
+        }
     }
 
     /// Asks the engine to quit, then makes sure it has.
@@ -765,7 +773,10 @@ mod tests {
         let m = err("tt_mb = 4\n[uci]\ncommand = \"x\"");
         assert!(m.contains("bad.toml") && m.contains("tt_mb"), "{m}");
         let m = err("[uci]\ncommand = \"x\"\n[uci.options]\nA = [1]");
-        assert!(m.contains("bad.toml") && m.contains("[uci.options] A"), "{m}");
+        assert!(
+            m.contains("bad.toml") && m.contains("[uci.options] A"),
+            "{m}"
+        );
         let m = err("[uci]\ncommand = \"x\"\nstartup_timeout_ms = 0");
         assert!(m.contains("startup_timeout_ms"), "{m}");
     }
