@@ -780,4 +780,20 @@ mod tests {
         let m = err("[uci]\ncommand = \"x\"\nstartup_timeout_ms = 0");
         assert!(m.contains("startup_timeout_ms"), "{m}");
     }
+
+    #[test]
+    fn shipped_external_configs_load_and_in_process_ones_are_not_external() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/engines");
+        let fairy = load_external(&dir.join("fairy-stockfish.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(fairy.name, "fairy-stockfish");
+        assert_eq!(fairy.coordinates, Coordinates::A1);
+        assert_eq!(fairy.options[0], ("UCI_Variant".into(), "xiangqi".into()));
+        let ours = load_external(&dir.join("chuhan-uci.toml")).unwrap().unwrap();
+        assert_eq!(ours.command, std::env::current_exe().unwrap());
+        assert_eq!(ours.args, ["uci"]);
+        assert_eq!(load_external(&dir.join("default.toml")).unwrap(), None);
+        assert_eq!(load_external(Path::new("hard")).unwrap(), None);
+    }
 }
