@@ -790,7 +790,9 @@ mod tests {
         assert_eq!(fairy.name, "fairy-stockfish");
         assert_eq!(fairy.coordinates, Coordinates::A1);
         assert_eq!(fairy.options[0], ("UCI_Variant".into(), "xiangqi".into()));
-        let ours = load_external(&dir.join("chuhan-uci.toml")).unwrap().unwrap();
+        let ours = load_external(&dir.join("chuhan-uci.toml"))
+            .unwrap()
+            .unwrap();
         assert_eq!(ours.command, std::env::current_exe().unwrap());
         assert_eq!(ours.args, ["uci"]);
         assert_eq!(load_external(&dir.join("default.toml")).unwrap(), None);
