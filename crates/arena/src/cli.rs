@@ -30,6 +30,12 @@ pub enum Command {
     Bench(BenchArgs),
     /// Play moves from a FEN under the game rules and print the verdict.
     Judge(JudgeArgs),
+    /// Play a ladder of players (default: the embedded levels ladder) and fit joint ratings.
+    Ladder(LadderArgs),
+    /// Place difficulty levels at target Elo steps by fitting a curve over one knob's grid.
+    Calibrate(CalibrateArgs),
+    /// Self-play positions labelled with game results, for Texel tuning.
+    Datagen(DatagenArgs),
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
     Uci,
     /// List the tunable parameters: name, default, min, max, step, group.
@@ -240,4 +246,122 @@ pub struct NotationArgs {
     /// The notation to write: iccs, uci, wxf or chinese.
     #[arg(long, default_value = "iccs")]
     pub format: chuhan_engine::Notation,
+}
+
+/// `chuhan ladder`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
+pub struct LadderArgs {
+    /// Ladder file (default: the embedded configs/ladder.toml).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Game pairs per pairing (overrides the file).
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Run seed (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Bootstrap replicates for the 95% intervals (overrides the file).
+    #[arg(long)]
+    pub bootstrap: Option<usize>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted ladder in this folder.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `chuhan datagen`.
+#[derive(Debug, Args)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Random plies from the start before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions within this many plies after the random opening are skipped.
+    #[arg(long, default_value_t = 4)]
+    pub skip_plies: u32,
+    /// Games reaching this many plies are scored as draws.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Run seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The engine that plays both sides (`default`, a level, or an engine .toml).
+    #[arg(long, default_value = "default")]
+    pub engine: String,
+    /// Worker threads (default: all cores). The output does not depend on it.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Output file (`FEN;result;ply;eval` lines and `#game` markers).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Continue an interrupted output file.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// `chuhan calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// The knob that moves: nodes, depth, margin or random_rate.
+    #[arg(long)]
+    pub knob: Option<String>,
+    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides).
+    #[arg(long, default_value = "default")]
+    pub base: String,
+    /// Knob settings, weakest first, comma-separated (default: a grid for the knob).
+    #[arg(long)]
+    pub grid: Option<String>,
+    /// Target Elo of each level above the first grid setting, increasing: e.g. 0,200,400.
+    #[arg(long, allow_hyphen_values = true)]
+    pub targets: Option<String>,
+    /// Level names, comma-separated (default level-1, level-2, ...).
+    #[arg(long)]
+    pub names: Option<String>,
+    /// Game pairs per grid pairing (neighbours and next-but-one).
+    #[arg(long, default_value_t = 8)]
+    pub pairs: u64,
+    /// Game pairs per validation pairing (default: --pairs).
+    #[arg(long)]
+    pub validate_pairs: Option<u64>,
+    /// Per-move node cap on top of each player's own budget.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_nodes: u64,
+    /// Random plies of generated openings.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: u32,
+    /// Run seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Bootstrap replicates for the intervals.
+    #[arg(long, default_value_t = 500)]
+    pub bootstrap: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty.
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted calibration in this folder (settings come from it).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Exit 1 when a validated gap misses its target interval.
+    #[arg(long)]
+    pub strict: bool,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }

@@ -214,8 +214,87 @@ pub fn load_engine_config(path: &Path, levels: &[Level]) -> anyhow::Result<Engin
 }
 
 /// Resolves a player spec to an engine configuration: `default` (full strength), a level name
-/// (`easy`, `medium`, `hard`, or one from `levels`), or a path to an engine TOML file.
+/// (`easy`, `medium`, `hard`, or one from `levels`), or a path to an engine TOML file, each
+/// optionally followed by `:key=value,...` overrides. Keys are level keys (`depth`, `nodes`,
+/// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`; on an
+/// engine without a level they create one), `tt_mb`, or parameter names (`material.horse=440`).
+/// Example: `hard:nodes=300000`, `easy:margin=60,random_rate=0.06`.
 pub fn resolve_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+    let Some((base, mods)) = spec.split_once(':') else {
+        return resolve_base_engine(spec, levels);
+    };
+    let mut config = resolve_base_engine(base.trim(), levels)?;
+    apply_overrides(&mut config, mods, spec)?;
+    Ok(config)
+}
+
+/// Applies `key=value,...` overrides (see [`resolve_engine`]).
+pub fn apply_overrides(config: &mut EngineConfig, mods: &str, spec: &str) -> anyhow::Result<()> {
+    for item in mods.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| anyhow!("player '{spec}': '{item}' is not key=value"))?;
+        let (key, value) = (key.trim(), value.trim());
+        let bad = || anyhow!("player '{spec}': {key} = '{value}' is not a valid value");
+        let int = || value.parse::<i64>().map_err(|_| bad());
+        let level_keys = [
+            "depth",
+            "nodes",
+            "time_ms",
+            "margin",
+            "random_rate",
+            "opening_plies",
+            "opening_depth",
+            "opening_margin",
+        ];
+        if level_keys.contains(&key) {
+            let level = config.level.get_or_insert_with(|| Level {
+                name: config.name.clone(),
+                depth: None,
+                nodes: None,
+                time: None,
+                margin: 0,
+                random_rate: 0.0,
+                opening_plies: 0,
+                opening_depth: None,
+                opening_margin: 0,
+            });
+            let positive = |v: i64| (v >= 1).then_some(v).ok_or_else(bad);
+            let non_negative = |v: i64| (v >= 0).then_some(v).ok_or_else(bad);
+            match key {
+                "depth" => level.depth = Some(positive(int()?)? as u32),
+                "nodes" => level.nodes = Some(positive(int()?)? as u64),
+                "time_ms" => level.time = Some(Duration::from_millis(positive(int()?)? as u64)),
+                "margin" => level.margin = non_negative(int()?)? as i32,
+                "random_rate" => {
+                    let r: f64 = value.parse().map_err(|_| bad())?;
+                    if !(0.0..=1.0).contains(&r) {
+                        return Err(bad());
+                    }
+                    level.random_rate = r;
+                }
+                "opening_plies" => level.opening_plies = non_negative(int()?)? as u32,
+                "opening_depth" => level.opening_depth = Some(positive(int()?)? as u32),
+                _ => level.opening_margin = non_negative(int()?)? as i32,
+            }
+        } else if key == "tt_mb" {
+            let mb = int()?;
+            if !(1..=65_536).contains(&mb) {
+                return Err(bad());
+            }
+            config.options.tt_mb = mb as usize;
+        } else {
+            config
+                .params
+                .set(key, int()?)
+                .map_err(|e| anyhow!("player '{spec}': {e}"))?;
+        }
+    }
+    config.name = spec.to_string();
+    Ok(())
+}
+
+fn resolve_base_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
     if spec == "default" {
         return Ok(EngineConfig {
             name: "default".into(),
@@ -309,10 +388,33 @@ mod tests {
             .to_string();
         assert!(e.contains("lv.toml") && e.contains("depht"), "{e}");
         assert!(resolve_engine("nonsense", &levels).is_err());
+        assert!(resolve_engine("easy:depth", &levels).is_err());
+        assert!(resolve_engine("easy:depth=0", &levels).is_err());
+        assert!(resolve_engine("easy:random_rate=2", &levels).is_err());
+        let e = resolve_engine("easy:material.queen=9", &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("material.queen"), "{e}");
         assert_eq!(
             resolve_engine("easy", &levels).unwrap().level,
             Some(Level::easy())
         );
+    }
+
+    #[test]
+    fn inline_overrides() {
+        let levels = builtin_levels();
+        let c = resolve_engine("hard:nodes=300000", &levels).unwrap();
+        let l = c.level.unwrap();
+        assert_eq!(
+            (l.nodes, l.depth, l.opening_plies),
+            (Some(300_000), Some(14), 8)
+        );
+        let c = resolve_engine("default:depth=3,margin=40,material.horse=440", &levels).unwrap();
+        assert_eq!(c.level.as_ref().unwrap().depth, Some(3));
+        assert_eq!(c.level.as_ref().unwrap().margin, 40);
+        assert_eq!(c.params.value("material.horse"), Ok(440));
+        assert_eq!(c.name, "default:depth=3,margin=40,material.horse=440");
     }
 
     #[test]

@@ -4,14 +4,18 @@
 //! judging, matches with SPRT, ladders with joint ratings, difficulty calibration, tuning and
 //! UCI. The binary `chuhan` is a thin wrapper around [`run`].
 
+pub mod calibrate;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod curve;
+pub mod datagen;
 pub mod game;
+pub mod ladder;
 pub mod limits;
 pub mod openings;
 pub mod player;
+pub mod plot;
 pub mod ratings;
 pub mod report;
 pub mod results;
@@ -36,6 +40,9 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<u8> {
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Judge(args) => commands::judge::run(&args),
+        cli::Command::Ladder(args) => commands::ladder::run(&args),
+        cli::Command::Datagen(args) => commands::datagen::run(&args),
+        cli::Command::Calibrate(args) => commands::calibrate::run(&args),
         cli::Command::Uci => commands::uci::run(),
         cli::Command::Params => commands::params::run(),
         cli::Command::Notation(args) => commands::notation::run(&args),

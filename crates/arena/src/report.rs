@@ -170,6 +170,20 @@ impl Reporter {
     }
 
     fn status(&self) -> String {
+        // Many pairings (ladders, round robins) would make an unreadable line: show totals.
+        if self.labels.len() > 3 {
+            let mut total = Tally::default();
+            for t in &self.live {
+                for (a, b) in total.wdl.iter_mut().zip(&t.wdl) {
+                    *a += b;
+                }
+            }
+            return format!(
+                "{} pairings, first players' W-D-L {}",
+                self.labels.len(),
+                total.wdl_text()
+            );
+        }
         let mut parts = Vec::new();
         for (label, t) in self.labels.iter().zip(&self.live) {
             let extra = (self.describe)(t);

@@ -61,6 +61,9 @@ pub struct RunConfig {
     pub adjudication: Adjudication,
     /// SPRT settings (sprt only).
     pub sprt: Option<SprtSettings>,
+    /// Explicit pairings `[first, second]` (ladders, calibration); empty = a round robin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairings: Vec<[usize; 2]>,
 }
 
 /// `manifest.toml`.

@@ -1,7 +1,10 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod calibrate;
+pub mod datagen;
 pub mod judge;
+pub mod ladder;
 pub mod matches;
 pub mod notation;
 pub mod params;

@@ -138,6 +138,7 @@ pub fn config_from_args(
             ply_cap: run.ply_cap,
         },
         sprt,
+        pairings: Vec::new(),
     })
 }
 
