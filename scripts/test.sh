@@ -14,6 +14,7 @@ if [ ! -x "$fairy" ]; then
   fi
 fi
 
+# The UCI player tests play Fairy-Stockfish: require it here rather than skip.
 cargo test --workspace --locked
 
 # Move generation against Fairy-Stockfish on a few seeded random games (the full cross-check

@@ -2,7 +2,7 @@
 //! ([`chuhan_engine::Game`]) applies the rules; small adjudication trackers (resign, draw, ply
 //! cap) and the clock end games early.
 
-use crate::limits::{Clock, LimitSpec};
+use crate::limits::{Clock, LimitSpec, MoveLimits};
 use crate::player::{Player, PlayerFailure};
 use chuhan_engine::{Color, Game, GameConfig, GameResult, Move, Position};
 use serde::{Deserialize, Serialize};
@@ -219,7 +219,10 @@ pub fn play_game(
         }
         let mover = game.position().side_to_move();
         let limits = match &clocks {
-            Some(c) => c[mover.index()].limits(),
+            Some(c) => MoveLimits {
+                opponent_time_left: c[mover.flip().index()].limits().time_left,
+                ..c[mover.index()].limits()
+            },
             None => settings.limit.fixed_limits(),
         };
         let player: &mut dyn Player = if mover == Color::Red {
@@ -278,7 +281,6 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::MoveLimits;
     use crate::player::{GreedyPlayer, MoveChoice, RandomPlayer};
 
     #[test]

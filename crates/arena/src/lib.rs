@@ -23,6 +23,7 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod tune;
+pub mod uci_player;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;

@@ -175,6 +175,8 @@ pub struct MoveLimits {
     pub movetime: Option<Duration>,
     /// Time left on the mover's clock.
     pub time_left: Option<Duration>,
+    /// Time left on the opponent's clock (told to external engines as `wtime`/`btime`).
+    pub opponent_time_left: Option<Duration>,
     /// Time the mover gains after the move.
     pub increment: Duration,
     /// Moves until the next time control, if the clock has periods.

@@ -4,10 +4,12 @@
 
 use crate::config::{builtin_levels, resolve_engine};
 use crate::limits::MoveLimits;
+use crate::uci_player::{load_external, ExternalEngine, ExternalPlayer};
 use chuhan_engine::{Engine, EngineConfig, Game, Limits, Move, PieceKind, Position};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,6 +72,9 @@ impl PlayerFailure {
 pub trait Player: Send {
     /// The name used in reports.
     fn name(&self) -> &str;
+    /// Tells the player the run's index of the game about to start (called before
+    /// [`Player::new_game`]); players that keep per-game logs name them by it.
+    fn set_game_index(&mut self, _index: u64) {}
     /// Resets per-game state; `seed` makes any randomness reproducible.
     fn new_game(&mut self, seed: u64);
     /// Picks a move for the side to move. The game is not finished and has a legal move.
@@ -90,6 +95,8 @@ pub enum PlayerSpec {
     Greedy,
     /// The in-process engine ([`EnginePlayer`]) with this configuration.
     Engine(Arc<EngineConfig>),
+    /// An external UCI engine ([`ExternalPlayer`]).
+    External(Arc<ExternalEngine>),
 }
 
 /// Why a player spec could not be resolved.
@@ -98,11 +105,15 @@ pub enum PlayerSpecError {
     /// Nothing matched the text, or the engine configuration is invalid.
     #[error("{0} (built-in test players: random, greedy)")]
     Unknown(String),
+    /// An external engine file that is not valid.
+    #[error("{0}")]
+    External(String),
 }
 
 /// Resolves a player spec from the command line. The one place that knows every kind of player:
 /// `random`, `greedy`, `default` (the engine at full strength), a level name (`easy`, `medium`,
-/// `hard`) or an engine configuration file (`configs/engines/*.toml`).
+/// `hard`) or an engine configuration file (`configs/engines/*.toml`): the in-process engine,
+/// or an external UCI engine when the file has a `[uci]` table.
 ///
 /// In the arena, time comes only from the run's limits: a level's own time cap is dropped so
 /// that node- and depth-limited runs stay reproducible.
@@ -111,6 +122,11 @@ pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
         "random" => Ok(PlayerSpec::Random),
         "greedy" => Ok(PlayerSpec::Greedy),
         other => {
+            match load_external(Path::new(other)) {
+                Ok(Some(engine)) => return Ok(PlayerSpec::External(Arc::new(engine))),
+                Ok(None) => {}
+                Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+            }
             let mut config = resolve_engine(other, &builtin_levels())
                 .map_err(|e| PlayerSpecError::Unknown(format!("{e:#}")))?;
             if let Some(level) = config.level.as_mut() {
@@ -128,6 +144,40 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomPlayer::new(name)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(name)),
             PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(name, (**config).clone())),
+            PlayerSpec::External(engine) => Box::new(ExternalPlayer::new(name, (**engine).clone())),
+        }
+    }
+
+    /// Prepares the spec for a run writing to `run_dir` (`name` is the entrant's name):
+    /// external engines keep their stderr under `run_dir/engines/<name>/`, with every
+    /// character of the name other than letters, digits, `.`, `-` and `_` written `_`
+    /// (`configs/engines/x.toml` -> `configs_engines_x.toml`).
+    pub fn for_run(&self, name: &str, run_dir: &Path) -> PlayerSpec {
+        let folder: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        match self {
+            PlayerSpec::External(engine) => PlayerSpec::External(Arc::new(ExternalEngine {
+                log_dir: Some(run_dir.join("engines").join(folder)),
+                ..(**engine).clone()
+            })),
+            other => other.clone(),
+        }
+    }
+
+    /// Checks that the player can play before a run starts (external engines are started,
+    /// greeted and quit).
+    pub fn check(&self) -> anyhow::Result<()> {
+        match self {
+            PlayerSpec::External(engine) => engine.probe(),
+            _ => Ok(()),
         }
     }
 }
@@ -138,6 +188,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Engine(c) => write!(f, "engine {}", c.name),
+            PlayerSpec::External(e) => write!(f, "uci {}", e.name),
         }
     }
 }

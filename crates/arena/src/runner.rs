@@ -159,6 +159,8 @@ pub fn play_scheduled(
     settings: &PlaySettings,
 ) -> GameRecord {
     let position = Position::from_fen(opening).expect("openings are validated before the run");
+    red.set_game_index(spec.index);
+    black.set_game_index(spec.index);
     red.new_game(player_seed(spec.seed, true));
     black.new_game(player_seed(spec.seed, false));
     let out = play_game(&position, red, black, settings);

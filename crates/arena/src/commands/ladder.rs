@@ -42,11 +42,7 @@ pub fn play(
 ) -> anyhow::Result<(Prepared, Finished)> {
     let pairings = arena_pairings(&config.pairings, config.pairs);
     let plan = plan_from_config(&config, pairings, concurrency)?;
-    let prepared = Prepared {
-        config,
-        plan,
-        destination,
-    };
+    let prepared = Prepared::new(config, plan, destination);
     let labels = pairing_labels(&prepared);
     let finished = execute(
         &prepared,

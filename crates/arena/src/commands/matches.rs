@@ -47,11 +47,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         );
     }
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
-    let prepared = Prepared {
-        config,
-        plan,
-        destination,
-    };
+    let prepared = Prepared::new(config, plan, destination);
     let labels = pairing_labels(&prepared);
     let finished = execute(
         &prepared,

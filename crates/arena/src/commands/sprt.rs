@@ -125,11 +125,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         .context("the manifest has no [config.sprt]")?;
     let sprt = sprt_of(&settings)?;
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
-    let prepared = Prepared {
-        config,
-        plan,
-        destination,
-    };
+    let prepared = Prepared::new(config, plan, destination);
     let labels = pairing_labels(&prepared);
     let describe = move |t: &Tally| {
         let mut text = super::matches::describe(t);

@@ -13,7 +13,7 @@ use crate::schedule::{Pairing, Schedule, Shard};
 use anyhow::{bail, Context};
 use chuhan_engine::{GameConfig, RuleSet};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::Arc;
@@ -166,6 +166,15 @@ pub enum Destination {
     Resume(PathBuf),
 }
 
+impl Destination {
+    /// The results folder.
+    pub fn path(&self) -> &Path {
+        match self {
+            Destination::New(p) | Destination::Resume(p) => p,
+        }
+    }
+}
+
 /// A run ready to start: configuration, plan, destination.
 pub struct Prepared {
     /// The configuration (as in the manifest).
@@ -174,6 +183,21 @@ pub struct Prepared {
     pub plan: RunPlan,
     /// Where results go.
     pub destination: Destination,
+}
+
+impl Prepared {
+    /// A run of `plan` writing to `destination`; players that keep files (external engines'
+    /// stderr logs) are told the results folder.
+    pub fn new(config: RunConfig, mut plan: RunPlan, destination: Destination) -> Prepared {
+        for e in &mut plan.entrants {
+            e.spec = e.spec.for_run(&e.name, destination.path());
+        }
+        Prepared {
+            config,
+            plan,
+            destination,
+        }
+    }
 }
 
 /// The run seed of a configuration.
@@ -201,6 +225,9 @@ pub fn plan_from_config(
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    for e in &entrants {
+        e.spec.check()?;
+    }
     let schedule = Schedule::new(pairings, seed, config.shard);
     let file_openings = match &config.openings {
         OpeningSource::File { path, content_hash } => {
