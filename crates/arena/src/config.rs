@@ -420,7 +420,7 @@ mod tests {
     #[test]
     fn shipped_engine_configs_load() {
         let levels = builtin_levels();
-        for f in ["default", "mobility"] {
+        for f in ["default", "mobility", "texel"] {
             let text = std::fs::read_to_string(format!(
                 "{}/../../configs/engines/{f}.toml",
                 env!("CARGO_MANIFEST_DIR")
