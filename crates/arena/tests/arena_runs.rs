@@ -2,6 +2,8 @@
 //! concurrency, resume after an interruption, real strength differences, legal verdicts,
 //! opening use, and bad input.
 
+mod common;
+
 use chuhan_arena::game::PlaySettings;
 use chuhan_arena::openings::{generate, OpeningBook};
 use chuhan_arena::player::PlayerSpec;
@@ -10,22 +12,11 @@ use chuhan_arena::schedule::{round_robin, Schedule};
 use chuhan_engine::{Game, GameConfig, Move, Position};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::Arc;
 
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::chuhan;
 
 /// A fresh, absent directory under the test target's temporary folder.
 fn scratch(name: &str) -> PathBuf {

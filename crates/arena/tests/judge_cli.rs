@@ -1,6 +1,6 @@
 //! `chuhan judge` as other tools call it: the JSON report, the human line and exit codes.
 
-use std::process::Command;
+mod common;
 
 /// Red chariot c3/a3 chases the unprotected black horse a7/c8.
 const CHASE_FEN: &str = "4k4/9/n8/9/9/9/2R6/9/9/3K5 w - - 0 1";
@@ -8,17 +8,7 @@ const CHASE_MOVES: &str = "c3a3 a7c8 a3c3 c8a7 c3a3 a7c8 a3c3 c8a7";
 /// Red chariot a5-e5 mates.
 const MATE_FEN: &str = "4k4/9/9/9/R8/9/9/9/5R3/3K5 w - - 0 1";
 
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::chuhan;
 
 /// Runs `chuhan judge --json` and parses the one object it prints.
 fn judge_json(args: &[&str]) -> serde_json::Value {

@@ -1,19 +1,10 @@
 //! `chuhan ladder` and `chuhan calibrate` end to end, with small budgets.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("chuhan-ladder-{}-{name}", std::process::id()));

@@ -1,20 +1,11 @@
 //! `chuhan tune spsa` through the real binary: the same spsa.csv at any concurrency, resume
 //! after an interruption mid-line, a loadable tuned.toml, and parameter-file errors.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
 
 /// A fresh, absent directory under the test target's temporary folder.
 fn scratch(name: &str) -> PathBuf {

@@ -1,25 +1,16 @@
 //! `chuhan tune texel` as a user runs it: the results folder, reproducibility across thread
 //! counts, and exit code 2 with a precise message for unusable input.
 
+mod common;
+
 use chuhan_arena::config::{builtin_levels, load_engine_config};
 use chuhan_engine::eval::EvalTables;
 use chuhan_engine::{Color, Params, Position};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::chuhan;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir()

@@ -3,24 +3,19 @@
 //! next game is played normally, with its stderr kept per game; `chuhan uci` plays
 //! Fairy-Stockfish with every game replayed and judged again; bad engine files are clear errors.
 
+mod common;
+
 use chuhan_engine::{Game, GameConfig, Position, RuleSet};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 const MISBEHAVE: &str = env!("CARGO_BIN_EXE_uci-misbehave");
 
 fn chuhan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("chuhan runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    common::chuhan_in(
+        Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))),
+        args,
     )
 }
 
