@@ -163,6 +163,35 @@ fn stage_destination(dir: &Path) -> Destination {
     }
 }
 
+/// Plays (or resumes) one stage of the calibration in `dir` and fits its ratings.
+fn play_stage(
+    ladder: &LadderConfig,
+    dir: &Path,
+    args: &CalibrateArgs,
+    seed: u64,
+) -> anyhow::Result<crate::ladder::Analysis> {
+    let (prepared, finished) = play(
+        ladder.run_config("calibrate"),
+        stage_destination(dir),
+        args.concurrency,
+        args.quiet,
+    )?;
+    let names: Vec<String> = prepared
+        .config
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let games = rating_games(&finished.records, &names, None);
+    analyse(&games, &names, seed, ladder.bootstrap).map_err(|e| {
+        anyhow!(
+            "cannot fit the {} stage: {}",
+            ladder.name,
+            describe_error(&e, &names)
+        )
+    })
+}
+
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
@@ -207,21 +236,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         .collect();
     let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
     grid.validate("calibration grid")?;
-    let (prepared, finished) = play(
-        grid.run_config("calibrate"),
-        stage_destination(&dir.join("grid")),
-        args.concurrency,
-        args.quiet,
-    )?;
-    let names: Vec<String> = prepared
-        .config
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
-    let games = rating_games(&finished.records, &names, None);
-    let fit = analyse(&games, &names, settings.seed, settings.bootstrap)
-        .map_err(|e| anyhow!("cannot fit the grid: {}", describe_error(&e, &names)))?;
+    let fit = play_stage(&grid, &dir.join("grid"), args, settings.seed)?;
     let measured: Vec<(f64, f64, f64)> = settings
         .grid
         .iter()
@@ -327,21 +342,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
             })
             .collect();
         let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
-        let (prepared, finished) = play(
-            ladder.run_config("calibrate"),
-            stage_destination(&dir.join("validate")),
-            args.concurrency,
-            args.quiet,
-        )?;
-        let names: Vec<String> = prepared
-            .config
-            .players
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
-        let games = rating_games(&finished.records, &names, None);
-        let check = analyse(&games, &names, settings.seed ^ 1, settings.bootstrap)
-            .map_err(|e| anyhow!("cannot fit the validation: {}", describe_error(&e, &names)))?;
+        let check = play_stage(&ladder, &dir.join("validate"), args, settings.seed ^ 1)?;
         let mut rows = Vec::new();
         let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");
         for (k, g) in check.gaps.iter().enumerate() {
