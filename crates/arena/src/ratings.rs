@@ -1,7 +1,10 @@
 //! Re-exported from chuhan-stats (`chuhan_stats::ratings`): joint ratings of many players from a
-//! schedule of games (ladders), with inverse-Hessian, sandwich and bootstrap error bars.
+//! schedule of games (ladders), with inverse-Hessian, sandwich and bootstrap error bars, and
+//! honest intervals (`honest_intervals`: two-sided only where the games bound both sides).
 
+pub use chuhan_stats::bound::Bound;
 pub use chuhan_stats::ratings::{
-    bootstrap_intervals, fit_ratings, head_to_head, Bootstrap, BootstrapIntervals,
-    BootstrapSamples, FitOptions, GameRecord, HeadToHead, Interval, Prior, RatingError, RatingFit,
+    bootstrap_intervals, fit_ratings, head_to_head, honest_intervals, Bootstrap,
+    BootstrapIntervals, BootstrapSamples, BoundMethod, FitOptions, GameRecord, HeadToHead,
+    HonestBound, HonestIntervals, Interval, Prior, RatingError, RatingFit,
 };

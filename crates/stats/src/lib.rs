@@ -15,6 +15,8 @@
 //! - [`sprt`]: the generalised SPRT (logistic and normalised models).
 //! - [`ratings`]: joint maximum-likelihood ratings of many players (ladders), with inverse-Hessian,
 //!   pair-clustered sandwich and bootstrap error bars.
+//! - [`bound`]: intervals with open sides ([`Bound`]: `[+a, +b]`, `>= +X`, `<= -X`) and exact
+//!   bounds after perfect and zero scores.
 //! - [`linalg`]: the small dense linear algebra the fit needs (Cholesky solves and inverses).
 //! - [`curve`]: monotone (isotonic) and log-linear fits of Elo against a strength knob, and their
 //!   inverses, for difficulty calibration.
@@ -62,6 +64,7 @@
 //! fit says so by name ([`ratings::RatingError::NoFiniteRating`]) and a weak [`ratings::Prior`]
 //! can keep them finite.
 
+pub mod bound;
 pub mod curve;
 pub mod elo;
 pub mod linalg;
@@ -70,6 +73,7 @@ pub mod sim;
 pub mod sprt;
 pub mod wdl;
 
+pub use bound::Bound;
 pub use elo::{
     elo_from_score, games_for_ci, normal_cdf, score_from_elo, Estimate, NELO_PER_NT, Z95,
     ZERO_COUNT,

@@ -113,3 +113,18 @@ fn golden_llr_penta_normalized_0_2_second() {
         .unwrap();
     close(llr, 2.9455, 1e-4);
 }
+
+/// statistics.md's table of honest bounds: n wins in n games, exact one-sided 95%.
+#[test]
+fn golden_perfect_score_bounds() {
+    use chuhan_stats::bound::{perfect_score_elo_bound, perfect_score_probability_bound};
+    for (n, p, elo) in [
+        (6, 0.6070, 75.5),
+        (12, 0.7791, 218.9),
+        (24, 0.8827, 350.5),
+        (48, 0.9395, 476.4),
+    ] {
+        close(perfect_score_probability_bound(n, 0.95).unwrap(), p, 5e-5);
+        close(perfect_score_elo_bound(n, 0.95).unwrap(), elo, 0.05);
+    }
+}

@@ -398,7 +398,7 @@ pub(crate) fn log_likelihood(totals: &[PairTotal], r: &[f64]) -> f64 {
 }
 
 /// Gradient of the log-likelihood.
-fn gradient(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<f64> {
+pub(crate) fn gradient(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<f64> {
     let mut g = vec![0.0; n];
     for t in totals {
         let e = C * (t.score_a - t.games * win_probability(r[t.a] - r[t.b]));

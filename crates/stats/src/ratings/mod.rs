@@ -13,17 +13,25 @@
 //! game pair (robust to draws and to correlation inside a pair), or from a bootstrap over game
 //! pairs resampled within each pairing ([`Bootstrap`]).
 //!
+//! For reporting, [`honest_intervals`] gives intervals that are two-sided only where the games
+//! bound both sides (profile likelihood of the joint fit) and one-sided exact bounds where a
+//! pairing has a perfect or zero score ([`honest`]).
+//!
 //! The modules: [`fit`] (the likelihood and its maximum), [`bootstrap`] (resampling by game
-//! pairs), and `graph` (connectivity and separation checks).
+//! pairs), [`honest`] (honest intervals), `profile` (profile-likelihood intervals) and `graph`
+//! (connectivity and separation checks).
 
 pub mod bootstrap;
 pub mod fit;
 mod graph;
+pub mod honest;
+mod profile;
 #[cfg(test)]
 pub(crate) mod testutil;
 
 pub use bootstrap::{bootstrap_intervals, Bootstrap, BootstrapIntervals, BootstrapSamples};
 pub use fit::{fit_ratings, head_to_head};
+pub use honest::{honest_intervals, BoundMethod, HonestBound, HonestIntervals};
 
 use crate::wdl::{Pentanomial, Trinomial};
 use serde::{Deserialize, Serialize};
