@@ -81,6 +81,13 @@ impl Bound {
         }
     }
 
+    /// The two ends as text with `decimals` decimals, an open side as the empty string (the
+    /// convention of `ratings.csv` and `gaps.csv`).
+    pub fn csv_fields(&self, decimals: usize) -> [String; 2] {
+        let text = |side: Option<f64>| side.map_or(String::new(), |x| format!("{x:.decimals$}"));
+        [text(self.low), text(self.high)]
+    }
+
     /// Whether the interval excludes 0 (the sign of the quantity is settled).
     pub fn excludes_zero(&self) -> bool {
         !self.contains(0.0)
@@ -205,6 +212,8 @@ mod tests {
         assert_eq!(t.half_width(), Some(2.0));
         assert!(!t.excludes_zero());
         assert!(Bound::unbounded().contains(f64::MAX));
+        assert_eq!(b.csv_fields(1), ["100.0".to_string(), String::new()]);
+        assert_eq!(t.csv_fields(0), ["-1".to_string(), "3".to_string()]);
     }
 
     #[test]

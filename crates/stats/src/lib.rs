@@ -14,7 +14,9 @@
 //!   games needed for a target precision.
 //! - [`sprt`]: the generalised SPRT (logistic and normalised models).
 //! - [`ratings`]: joint maximum-likelihood ratings of many players (ladders), with inverse-Hessian,
-//!   pair-clustered sandwich and bootstrap error bars.
+//!   pair-clustered sandwich and bootstrap error bars, and honest intervals
+//!   ([`ratings::honest_intervals`]): two-sided only where the games bound both sides, one-sided
+//!   exact bounds after perfect or zero scores.
 //! - [`bound`]: intervals with open sides ([`Bound`]: `[+a, +b]`, `>= +X`, `<= -X`) and exact
 //!   bounds after perfect and zero scores.
 //! - [`linalg`]: the small dense linear algebra the fit needs (Cholesky solves and inverses).
@@ -62,7 +64,25 @@
 //!
 //! Ratings of players with a perfect or zero score have no finite maximum-likelihood value; the
 //! fit says so by name ([`ratings::RatingError::NoFiniteRating`]) and a weak [`ratings::Prior`]
-//! can keep them finite.
+//! can keep them finite. A prior must not make the interval, though: what 12 wins in 12 games
+//! support is one-sided, and [`ratings::honest_intervals`] says so:
+//!
+//! ```
+//! use chuhan_stats::ratings::{honest_intervals, GameRecord};
+//!
+//! // Player 1 beats player 0 in all 12 games (6 pairs, colours swapped).
+//! let games: Vec<GameRecord> = (0..6)
+//!     .flat_map(|pair_id| {
+//!         [
+//!             GameRecord { pair_id, first: 1, second: 0, score_first: 1.0 },
+//!             GameRecord { pair_id, first: 0, second: 1, score_first: 0.0 },
+//!         ]
+//!     })
+//!     .collect();
+//! let honest = honest_intervals(&games, 2, &[0, 1], 0, 0.95).unwrap();
+//! assert_eq!(honest.gaps[0].bound.to_string(), ">= +219"); // exact: 0.05^(1/12) = 0.779
+//! assert_eq!(honest.gaps[0].estimate, None); // the maximum-likelihood gap is infinite
+//! ```
 
 pub mod bound;
 pub mod curve;
