@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The ladder of `tests/coverage.rs` for `seed`.
-fn mixed_ladder(seed: u64) -> (Vec<f64>, Vec<chuhan_stats::ratings::GameRecord>) {
+fn mixed_ladder(seed: u64) -> (Vec<f64>, Vec<chuhan_stats::ratings::GameRecord>, usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let players = rng.gen_range(4..=6);
     let mut truth = vec![0.0];
@@ -36,7 +36,7 @@ fn mixed_ladder(seed: u64) -> (Vec<f64>, Vec<chuhan_stats::ratings::GameRecord>)
     let pairs = [6, 10, 20, 40][rng.gen_range(0..4)];
     let draw_base = [0.1, 0.3, 0.5][rng.gen_range(0..3)];
     let games = simulate_ladder(&mut rng, &truth, pairs, draw_base);
-    (truth, games)
+    (truth, games, pairs)
 }
 
 fn rate(hits: u32, trials: u32) -> String {
@@ -53,18 +53,25 @@ fn main() {
     let ladders: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let (mut honest2, mut honest1, mut wald, mut boot) =
         ([0u32; 2], [0u32; 2], [0u32; 2], [0u32; 2]);
+    let mut honest_by_pairs = [[0u32; 2]; 4];
     let add = |c: &mut [u32; 2], hit: bool| {
         c[0] += u32::from(hit);
         c[1] += 1;
     };
     for seed in first..first + ladders {
-        let (truth, games) = if design == "old" {
+        let (truth, games, pairs) = if design == "old" {
             let truth = vec![0.0, 150.0, 300.0, 450.0, 600.0];
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(1000 + seed);
             let games = simulate_ladder(&mut rng, &truth, 40, 0.3);
-            (truth, games)
+            (truth, games, 40)
         } else {
             mixed_ladder(seed)
+        };
+        let by_pairs = match pairs {
+            6 => 0,
+            10 => 1,
+            20 => 2,
+            _ => 3,
         };
         let n = truth.len();
         let order: Vec<usize> = (0..n).collect();
@@ -92,6 +99,7 @@ fn main() {
             }
             // The other methods are scored on the gaps reported two-sided.
             add(&mut honest2, gap.bound.contains(true_gap));
+            add(&mut honest_by_pairs[by_pairs], gap.bound.contains(true_gap));
             add(&mut boot, b.gaps[k].contains(true_gap));
             if let Some(f) = &fit {
                 let se = f.robust_difference_std_error(k, k + 1).unwrap();
@@ -109,6 +117,12 @@ fn main() {
         "  honest one-sided (exact, perfect/zero scores): {}",
         rate(honest1[0], honest1[1])
     );
+    for (k, pairs) in [6, 10, 20, 40].iter().enumerate() {
+        let [h, t] = honest_by_pairs[k];
+        if t > 0 {
+            println!("    with {pairs} game pairs per pairing: {}", rate(h, t));
+        }
+    }
     println!(
         "  percentile bootstrap, same gaps: {}",
         rate(boot[0], boot[1])
