@@ -563,6 +563,42 @@ mod tests {
     }
 
     #[test]
+    fn estimates_agree_with_the_joint_fit_and_gaps_ignore_the_anchor() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let games = simulate_ladder(&mut rng, &[0.0, 120.0, 260.0, 330.0], 15, 0.3);
+        let order = [0, 1, 2, 3];
+        let fit = crate::ratings::fit_ratings(&games, 4, &FitOptions::default()).unwrap();
+        let a = honest_intervals(&games, 4, &order, 0, 0.95).unwrap();
+        let b = honest_intervals(&games, 4, &order, 2, 0.95).unwrap();
+        assert_eq!(a.groups, vec![vec![0, 1, 2, 3]]);
+        for k in 0..4 {
+            let e = a.ratings[k].estimate.unwrap();
+            assert!(
+                (e - fit.ratings[k]).abs() < 1e-6,
+                "{k}: {e} vs {}",
+                fit.ratings[k]
+            );
+            assert!(a.ratings[k].bound.contains(e));
+            assert_eq!(b.ratings[k].from, 2);
+        }
+        assert_eq!(b.ratings[2].method, BoundMethod::Anchor);
+        for (x, y) in a.gaps.iter().zip(&b.gaps) {
+            let (xl, xh) = (x.bound.low.unwrap(), x.bound.high.unwrap());
+            let (yl, yh) = (y.bound.low.unwrap(), y.bound.high.unwrap());
+            assert!(
+                (xl - yl).abs() < 1e-6 && (xh - yh).abs() < 1e-6,
+                "{x:?} vs {y:?}"
+            );
+        }
+        // A 90% interval lies inside the 95% one.
+        let narrow = honest_intervals(&games, 4, &order, 0, 0.90).unwrap();
+        for (n, w) in narrow.gaps.iter().zip(&a.gaps) {
+            assert!(n.bound.low.unwrap() > w.bound.low.unwrap());
+            assert!(n.bound.high.unwrap() < w.bound.high.unwrap());
+        }
+    }
+
+    #[test]
     fn unconnected_players_are_unbounded() {
         let mut id = 0;
         let games = sweep(&mut id, 1, 0, 3);
