@@ -1,0 +1,60 @@
+//! Check detection: whether a general is attacked, from the general's point outward.
+
+use super::Position;
+use crate::xiangqi::tables::{HORSE_ATTACKS, RAYS};
+use crate::xiangqi::types::{Color, Piece, PieceKind, SQUARE_COUNT};
+
+impl Position {
+    /// Whether the general of `color` is attacked. The enemy general counts as a chariot that
+    /// attacks only along the file, so facing generals are caught by the same test.
+    pub fn general_attacked(&self, color: Color) -> bool {
+        let k = self.generals[color.index()].index();
+        let them = color.flip();
+        let board = &self.board;
+        let horse = Piece::new(them, PieceKind::Horse);
+        let ha = &HORSE_ATTACKS[k];
+        for i in 0..ha.len as usize {
+            if board[ha.to[i] as usize] == horse && board[ha.via[i] as usize].is_empty() {
+                return true;
+            }
+        }
+        let soldier = Piece::new(them, PieceKind::Soldier);
+        // An enemy soldier attacks from the point ahead of the general (its forward step) or
+        // beside it; next to a general in its palace a soldier has always crossed the river.
+        let ahead = match color {
+            Color::Red => k + 9,
+            Color::Black => k.wrapping_sub(9),
+        };
+        if (ahead < SQUARE_COUNT && board[ahead] == soldier)
+            || (k % 9 > 0 && board[k - 1] == soldier)
+            || (k % 9 < 8 && board[k + 1] == soldier)
+        {
+            return true;
+        }
+        let chariot = Piece::new(them, PieceKind::Chariot);
+        let cannon = Piece::new(them, PieceKind::Cannon);
+        let general = Piece::new(them, PieceKind::General);
+        for (d, ray) in RAYS[k].iter().enumerate() {
+            let len = ray.len as usize;
+            let mut i = 0;
+            while i < len && board[ray.to[i] as usize].is_empty() {
+                i += 1;
+            }
+            if i == len {
+                continue;
+            }
+            let first = board[ray.to[i] as usize];
+            if first == chariot || (d < 2 && first == general) {
+                return true;
+            }
+            i += 1;
+            while i < len && board[ray.to[i] as usize].is_empty() {
+                i += 1;
+            }
+            if i < len && board[ray.to[i] as usize] == cannon {
+                return true;
+            }
+        }
+        false
+    }
+}
