@@ -225,6 +225,7 @@ impl fmt::Display for Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xiangqi::position::{FromFenError, Position};
 
     #[test]
     fn errors_say_where() {
@@ -269,5 +270,78 @@ mod tests {
     fn syntax_is_checked_but_rules_are_not() {
         // No generals at all is well-formed FEN.
         assert!(Setup::parse("9/9/9/9/9/9/9/9/9/9 w - - 0 1").is_ok());
+    }
+
+    /// The text is refused as FEN, by `Setup::parse` and so by `Position::from_fen`, with a
+    /// message that mentions `needle`.
+    fn rejected(fen: &str, needle: &str) {
+        match Setup::parse(fen) {
+            Ok(_) => panic!("accepted {fen}"),
+            Err(e) => assert!(
+                e.to_string().contains(needle),
+                "{fen}: message '{e}' does not mention '{needle}'"
+            ),
+        }
+        match Position::from_fen(fen) {
+            Err(FromFenError::Syntax(e)) => assert!(e.to_string().contains(needle), "{e}"),
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fen_rejection_wrong_row_count() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "9 rows",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_wrong_file_count() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR w - - 0 1",
+            "10 files",
+        );
+        rejected(
+            "rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "8 files",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_unknown_letter() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w - - 0 1",
+            "'Q'",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/0RNBAKABNR/9 w - - 0 1",
+            "'0'",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_bad_fields() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
+            "side to move 'x'",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+            "field 5",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0",
+            "field 6",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1",
+            "field 3",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0",
+            "5 fields",
+        );
+        rejected("", "empty");
     }
 }

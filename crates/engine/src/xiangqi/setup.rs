@@ -186,6 +186,7 @@ fn reachable(color: Color, kind: PieceKind, square: Square) -> bool {
 mod tests {
     use super::*;
     use crate::xiangqi::fen::START_FEN;
+    use crate::xiangqi::position::{FromFenError, Position};
 
     #[test]
     fn start_setup_equals_the_parsed_start_fen() {
@@ -245,6 +246,75 @@ mod tests {
         assert_eq!(
             s.check_board(),
             Err(PositionError::MissingGeneral(Color::Black))
+        );
+    }
+
+    /// The FEN reads but is refused as a position, with a message that mentions `needle`.
+    fn rejected(fen: &str, needle: &str) {
+        assert!(Setup::parse(fen).is_ok(), "{fen}");
+        match Position::from_fen(fen) {
+            Ok(_) => panic!("accepted {fen}"),
+            Err(FromFenError::Position(e)) => assert!(
+                e.to_string().contains(needle),
+                "{fen}: message '{e}' does not mention '{needle}'"
+            ),
+            Err(e) => panic!("{fen}: not a position error: {e}"),
+        }
+    }
+
+    #[test]
+    fn fen_rejection_missing_general() {
+        rejected(
+            "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "Black has no general",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_second_general() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w - - 0 1",
+            "2 Generals",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_too_many_pieces() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2C6/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "3 Cannons",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/P8/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "6 Soldiers",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_unreachable_points() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2A2C1/9/RNBAKAB1R w - - 0 1"
+                .replace("RNBAKAB1R", "RNB1KABNR")
+                .as_str(),
+            "Advisor on e2",
+        );
+        rejected("3k5/9/9/9/9/4B4/9/9/9/4K4 w - - 0 1", "Elephant on e4");
+        rejected("3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1", "Soldier on a2");
+        rejected("3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1", "Soldier on b3");
+        rejected("3k5/9/9/9/9/9/9/9/9/K8 w - - 0 1", "General on a0");
+        rejected("3k5/9/9/9/4B4/9/9/9/9/4K4 w - - 0 1", "Elephant on e5");
+    }
+
+    #[test]
+    fn fen_rejection_generals_facing() {
+        rejected("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "face each other");
+    }
+
+    #[test]
+    fn fen_rejection_side_not_to_move_in_check() {
+        rejected(
+            "3k5/9/9/9/9/9/9/9/3R5/4K4 w - - 0 1",
+            "side not to move (Black) is in check",
         );
     }
 }

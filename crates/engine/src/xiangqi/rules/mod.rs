@@ -41,8 +41,8 @@ use thiserror::Error;
 ///
 /// Every rule set makes perpetual check lose; they differ in what else a repetition can lose.
 /// Code that needs a property of a rule set should ask for it (like
-/// [`RuleSet::forbids_perpetual_chase`]) rather than match on the variant, so that a
-/// `Chinese` rule set can be added later.
+/// [`RuleSet::forbids_perpetual_chase`]) rather than match on the variant: adding a rule set
+/// (Chinese rules, say) then means answering those questions, not finding every `match`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// Asian rules: perpetual check loses, then perpetual chase of one piece loses.
