@@ -11,12 +11,8 @@ impl Position {
         let k = self.generals[color.index()].index();
         let them = color.flip();
         let board = &self.board;
-        let horse = Piece::new(them, PieceKind::Horse);
-        let ha = &HORSE_ATTACKS[k];
-        for i in 0..ha.len as usize {
-            if board[ha.to[i] as usize] == horse && board[ha.via[i] as usize].is_empty() {
-                return true;
-            }
+        if self.horse_attacks(color) {
+            return true;
         }
         let soldier = Piece::new(them, PieceKind::Soldier);
         // An enemy soldier attacks from the point ahead of the general (its forward step) or
@@ -31,30 +27,46 @@ impl Position {
         {
             return true;
         }
-        let chariot = Piece::new(them, PieceKind::Chariot);
-        let cannon = Piece::new(them, PieceKind::Cannon);
-        let general = Piece::new(them, PieceKind::General);
-        for (d, ray) in RAYS[k].iter().enumerate() {
-            let len = ray.len as usize;
-            let mut i = 0;
-            while i < len && board[ray.to[i] as usize].is_empty() {
-                i += 1;
-            }
-            if i == len {
-                continue;
-            }
-            let first = board[ray.to[i] as usize];
-            if first == chariot || (d < 2 && first == general) {
-                return true;
-            }
+        (0..4).any(|d| self.ray_attacks(color, d))
+    }
+
+    /// Whether an enemy horse attacks the general of `color`.
+    #[inline(always)]
+    pub(super) fn horse_attacks(&self, color: Color) -> bool {
+        let k = self.generals[color.index()].index();
+        let horse = Piece::new(color.flip(), PieceKind::Horse);
+        let board = &self.board;
+        let ha = &HORSE_ATTACKS[k];
+        (0..ha.len as usize)
+            .any(|i| board[ha.to[i] as usize] == horse && board[ha.via[i] as usize].is_empty())
+    }
+
+    /// Whether an enemy chariot, cannon or (on the file) general attacks the general of
+    /// `color` along ray `d` ([`crate::xiangqi::tables::DIRECTIONS`] order).
+    #[inline(always)]
+    pub(super) fn ray_attacks(&self, color: Color, d: usize) -> bool {
+        let k = self.generals[color.index()].index();
+        let them = color.flip();
+        let board = &self.board;
+        let ray = &RAYS[k][d];
+        let len = ray.len as usize;
+        let mut i = 0;
+        while i < len && board[ray.to[i] as usize].is_empty() {
             i += 1;
-            while i < len && board[ray.to[i] as usize].is_empty() {
-                i += 1;
-            }
-            if i < len && board[ray.to[i] as usize] == cannon {
-                return true;
-            }
         }
-        false
+        if i == len {
+            return false;
+        }
+        let first = board[ray.to[i] as usize];
+        if first == Piece::new(them, PieceKind::Chariot)
+            || (d < 2 && first == Piece::new(them, PieceKind::General))
+        {
+            return true;
+        }
+        i += 1;
+        while i < len && board[ray.to[i] as usize].is_empty() {
+            i += 1;
+        }
+        i < len && board[ray.to[i] as usize] == Piece::new(them, PieceKind::Cannon)
     }
 }

@@ -6,8 +6,8 @@ use super::Position;
 use crate::xiangqi::movegen::{GenKind, MoveList};
 use crate::xiangqi::moves::MoveError;
 use crate::xiangqi::tables::{
-    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, HORSE_STEPS, RAYS, SENSITIVE,
-    SOLDIER_STEPS,
+    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_LINES, GENERAL_STEPS, HORSE_LEG, HORSE_STEPS,
+    RAYS, SOLDIER_STEPS,
 };
 use crate::xiangqi::types::{Move, Piece, PieceKind, Square};
 
@@ -145,35 +145,57 @@ impl Position {
         }
     }
 
-    /// Whether a pseudo-legal move keeps the mover's general safe. Only moves that touch the
-    /// general's file, rank or diagonal neighbours (or any move while in check, or a general
-    /// move) need the make-and-test.
+    /// Whether a pseudo-legal move keeps the mover's general safe.
+    ///
+    /// In check, and for a general move, the general is tested from scratch on the board
+    /// after the move. Otherwise the general was safe, so only an attack line through a point
+    /// the move touches can open: leaving a point can open any line through it (a ray, or a
+    /// horse's leg), arriving on a ray can make a cannon screen (filling a leg only blocks).
+    /// A move that touches none needs no test; one that does tests just those lines.
     #[inline]
     pub fn is_legal_pseudo(&mut self, mv: Move) -> bool {
         let from = mv.from().index();
         let to = mv.to().index();
         let piece = self.board[from];
         let us = self.side;
-        let sensitive = SENSITIVE[self.generals[us.index()].index()];
-        if !self.in_check
-            && piece.kind_bits() != PieceKind::General as u8
-            && (sensitive >> from) & 1 == 0
-            && (sensitive >> to) & 1 == 0
-        {
+        if self.in_check || piece.kind_bits() == PieceKind::General as u8 {
+            return self.safe_after(from, to, piece, |pos| !pos.general_attacked(us));
+        }
+        let lines = &GENERAL_LINES[self.generals[us.index()].index()];
+        let touched = lines[from] | (lines[to] & !HORSE_LEG);
+        if touched == 0 {
             return true;
         }
+        self.safe_after(from, to, piece, |pos| {
+            !(touched & HORSE_LEG != 0 && pos.horse_attacks(us))
+                && (0..4).all(|d| touched & (1 << d) == 0 || !pos.ray_attacks(us, d))
+        })
+    }
+
+    /// Moves `piece` from `from` to `to` on the board (and the general's point if it is the
+    /// general), asks `safe`, and puts everything back. Occupancy, key and stacks are not
+    /// touched: the attack tests read only the board and the generals.
+    #[inline(always)]
+    fn safe_after(
+        &mut self,
+        from: usize,
+        to: usize,
+        piece: Piece,
+        safe: impl Fn(&Position) -> bool,
+    ) -> bool {
+        let us = self.side.index();
         let captured = self.board[to];
         self.board[to] = piece;
         self.board[from] = Piece::EMPTY;
-        let saved_general = self.generals[us.index()];
+        let saved_general = self.generals[us];
         if piece.kind_bits() == PieceKind::General as u8 {
-            self.generals[us.index()] = Square(to as u8);
+            self.generals[us] = Square(to as u8);
         }
-        let attacked = self.general_attacked(us);
-        self.generals[us.index()] = saved_general;
+        let ok = safe(self);
+        self.generals[us] = saved_general;
         self.board[from] = piece;
         self.board[to] = captured;
-        !attacked
+        ok
     }
 
     /// Appends the legal moves of the given kind.
@@ -247,6 +269,39 @@ impl Position {
                 text: text.to_string(),
                 fen: self.to_fen(),
             })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// The legality shortcut (testing only the lines a move touches) agrees with making the
+    /// move and testing the general from scratch, on every pseudo-legal move of random games.
+    #[test]
+    fn legality_shortcut_agrees_with_make_and_full_test() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for _ in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                let mut list = MoveList::new();
+                pos.generate_pseudo(GenKind::All, &mut list);
+                let mover = pos.side_to_move();
+                for &mv in list.iter() {
+                    pos.make(mv);
+                    let safe = !pos.general_attacked(mover);
+                    pos.unmake();
+                    assert_eq!(pos.is_legal_pseudo(mv), safe, "{mv} in {pos:?}");
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.make(legal.as_slice()[rng.gen_range(0..legal.len())]);
+            }
         }
     }
 }
