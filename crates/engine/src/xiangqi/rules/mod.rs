@@ -10,8 +10,10 @@
 //! 3. neither side has a chariot, horse, cannon or soldier: draw;
 //! 4. [`GameConfig::move_limit`] plies without a capture: draw.
 //!
-//! [`Game`] applies these rules to a game; [`cycle_outcome`] gives the search the same
-//! repetition verdict for the most recent cycle in its tree.
+//! [`Game`] (in `game.rs`) applies these rules to a game. The repetition judging lives in
+//! `repetition.rs` (with the chase rule's attack queries in `chase.rs`): [`cycle_outcome`]
+//! judges the most recent cycle (a second occurrence) by the same rules, and [`judge_for`]
+//! gives the search its tree judge for a rule set.
 //!
 //! ```
 //! use chuhan_engine::{Game, GameConfig, GameResult, Move, Position, Termination};
