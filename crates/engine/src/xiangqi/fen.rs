@@ -46,7 +46,7 @@ pub enum FenError {
         column: usize,
     },
     /// The side-to-move field is not `w` or `b`.
-    #[error("side to move '{0}' is not 'w' (Red) or 'b' (Black)")]
+    #[error("side to move '{0}' (field 2) is not 'w' (Red) or 'b' (Black)")]
     Side(String),
     /// Fields 3 or 4 are not `-`.
     #[error("field {field} is '{value}'; xiangqi FEN has '-' there")]
@@ -249,6 +249,12 @@ mod tests {
         assert!(
             matches!(e, FenError::UnknownChar { column: 3, .. }),
             "{e:?}"
+        );
+        assert_eq!(
+            Setup::parse("9/9/9/9/9/9/9/9/9/9 r")
+                .unwrap_err()
+                .to_string(),
+            "side to move 'r' (field 2) is not 'w' (Red) or 'b' (Black)"
         );
         assert_eq!(
             Setup::parse("9/9 w").unwrap_err().to_string(),
