@@ -13,6 +13,9 @@
 //!    never fewer than one per pairing.
 //! 3. Hand the round's pairs to the pairings ([`allocate`]) and play them.
 //!
+//! [`current_round`] does all three from the games so far, replaying the earlier rounds so that a
+//! resumed run continues the round it was in.
+//!
 //! **The allocation.** The joint fit's Fisher information is `F = sum over pairings of
 //! n_ij w_ij e_ij e_ij^T` (`n_ij` games, `e_ij` the contrast `r_j - r_i`, `w_ij = c^2 p (1 - p)`
 //! per game at the estimated gap, `c = ln 10 / 400`), and the variance of neighbour gap `k` is
@@ -73,6 +76,9 @@ pub enum AdaptiveError {
         /// Players in the order.
         players: usize,
     },
+    /// The schedule has no pairings, so no game can be played.
+    #[error("the schedule has no pairings")]
+    NoPairings,
     /// A pairing names a player outside `0..players` or the same player twice.
     #[error("pairing {index} ({a}, {b}) is not two different players of the {players}")]
     BadPairing {
@@ -296,6 +302,76 @@ pub fn plan_round(
     })
 }
 
+/// A round of a run with its pair ids, from [`current_round`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    /// Rounds before this one (0 for the first).
+    pub index: usize,
+    /// The plan of this round, made from the games of the rounds before it only.
+    pub plan: RoundPlan,
+    /// Every game pair of the round as `(pair id, pairing index)`: ids count up from the pairs of
+    /// the earlier rounds, pairing by pairing in schedule order. Empty when the plan stops.
+    pub pairs: Vec<(u64, usize)>,
+    /// The pairs of `pairs` not yet complete (two games) in the games given: what is left to
+    /// play of this round.
+    pub missing: Vec<(u64, usize)>,
+}
+
+/// The round a run is in, replayed from its games: round after round, plan it with
+/// [`plan_round`] from the games of the earlier rounds, give its pairs the next ids (see
+/// [`Round::pairs`]), and go on while all of them are complete (two games each). The first round
+/// not complete (or the stop) is returned, with the pairs it still lacks.
+///
+/// A run calls this before every round; a resumed run calls it on the games found on disk and
+/// plays `missing` (a pair with one game is missing: play it again in full and drop the lone game).
+/// Because every round is planned from the earlier rounds only, the games of a run, their pair
+/// ids and its stop do not depend on the concurrency, on the order in which games finish or on
+/// interruptions. Games whose pair id belongs to no round yet are ignored.
+pub fn current_round(
+    games: &[GameRecord],
+    schedule: &Schedule,
+    precision: f64,
+    budget: &Budget,
+    sizes: &RoundSizes,
+) -> Result<Round, AdaptiveError> {
+    let mut per_id: BTreeMap<u64, usize> = BTreeMap::new();
+    for g in games {
+        *per_id.entry(g.pair_id).or_default() += 1;
+    }
+    let complete = |id: &u64| per_id.get(id) == Some(&2);
+    let mut next_id = 0u64;
+    let mut index = 0;
+    loop {
+        let earlier: Vec<GameRecord> = games
+            .iter()
+            .filter(|g| g.pair_id < next_id)
+            .copied()
+            .collect();
+        let plan = plan_round(&earlier, schedule, precision, budget, sizes)?;
+        let mut pairs = Vec::new();
+        for (pairing, &m) in plan.pairs.iter().enumerate() {
+            for _ in 0..m {
+                pairs.push((next_id, pairing));
+                next_id += 1;
+            }
+        }
+        let missing: Vec<(u64, usize)> = pairs
+            .iter()
+            .filter(|(id, _)| !complete(id))
+            .copied()
+            .collect();
+        if plan.stop.is_some() || !missing.is_empty() {
+            return Ok(Round {
+                index,
+                plan,
+                pairs,
+                missing,
+            });
+        }
+        index += 1;
+    }
+}
+
 /// Game pairs for each of `schedule.pairings` in the next round of `pairs` pairs, chosen to shrink
 /// the widest neighbour-gap interval most (see the module documentation). With no games yet every
 /// pairing gets an equal share (the remainder to the first pairings).
@@ -340,6 +416,9 @@ fn check_schedule(s: &Schedule) -> Result<(), AdaptiveError> {
         return Err(AdaptiveError::NoNeighbours {
             players: s.order.len(),
         });
+    }
+    if s.pairings.is_empty() {
+        return Err(AdaptiveError::NoPairings);
     }
     let mut seen: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     let mut adj = vec![vec![false; n]; n];
@@ -769,6 +848,13 @@ mod tests {
                 components: vec![vec![0, 1], vec![2, 3]]
             }
         );
+        let s = Schedule {
+            players: 2,
+            pairings: vec![],
+            order: vec![0, 1],
+            anchor: 0,
+        };
+        assert_eq!(allocate(&[], &s, 4).unwrap_err(), AdaptiveError::NoPairings);
         let s = schedule(3);
         for bad in [0.0, -5.0, f64::NAN, f64::INFINITY] {
             assert!(matches!(

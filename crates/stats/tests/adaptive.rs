@@ -10,7 +10,7 @@
 //! `examples/adaptive_vs_fixed.rs`, which prints the figures side by side.
 
 use chuhan_stats::adaptive::{
-    equal_shares, plan_round, Budget, RoundPlan, RoundSizes, Schedule, StopReason,
+    current_round, equal_shares, plan_round, Budget, RoundPlan, RoundSizes, Schedule, StopReason,
 };
 use chuhan_stats::ratings::{honest_intervals, GameRecord};
 use chuhan_stats::sim::{ladder_pairings, simulate_pairings};
@@ -254,4 +254,80 @@ fn adaptive_rounds_do_no_harm_on_an_even_ladder() {
     let c = Comparison::new(&f, &a);
     eprintln!("even ladder, adaptive vs fixed: {c:?}");
     assert!(c.ratio_of_means <= 1.0, "{c:?}");
+}
+
+/// The games of pair `id` of `pairing`, as a run seeded by pair id would play them.
+fn pair_games(truth: &[f64], s: &Schedule, id: u64, pairing: usize) -> Vec<GameRecord> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1_000_000 + id);
+    simulate_pairings(&mut rng, truth, &[s.pairings[pairing]], 1, DRAW, id)
+}
+
+#[test]
+fn current_round_resumes_mid_round_to_the_same_run() {
+    let s = schedule();
+    let truth = truth_of(&GAPS);
+    let (precision, budget, sizes) = (50.0, Budget::games(3000), RoundSizes::default());
+    // An uninterrupted run, round by round, games seeded by pair id.
+    let mut games = Vec::new();
+    let mut rounds = Vec::new();
+    loop {
+        let round = current_round(&games, &s, precision, &budget, &sizes).unwrap();
+        assert_eq!(round.index, rounds.len());
+        assert_eq!(round.missing, round.pairs);
+        if round.plan.stop.is_some() {
+            rounds.push(round);
+            break;
+        }
+        // Games finish in any order.
+        for &(id, pairing) in round.pairs.iter().rev() {
+            games.extend(pair_games(&truth, &s, id, pairing));
+        }
+        rounds.push(round);
+    }
+    assert!(rounds.len() >= 4, "{} rounds", rounds.len());
+    assert_eq!(
+        rounds.last().unwrap().plan.stop,
+        Some(StopReason::PrecisionReached)
+    );
+    // Interrupted in the middle of round 2 (plus a lone game of an unfinished pair), resumed.
+    let stop_id = rounds[2].pairs[rounds[2].pairs.len() / 2].0;
+    let mut partial: Vec<GameRecord> = games
+        .iter()
+        .filter(|g| g.pair_id < stop_id)
+        .copied()
+        .collect();
+    let lone = pair_games(
+        &truth,
+        &s,
+        stop_id,
+        rounds[2].pairs[rounds[2].pairs.len() / 2].1,
+    );
+    partial.push(lone[0]);
+    let resumed = current_round(&partial, &s, precision, &budget, &sizes).unwrap();
+    assert_eq!(resumed.index, 2);
+    assert_eq!(resumed.plan, rounds[2].plan);
+    assert_eq!(resumed.pairs, rounds[2].pairs);
+    let expected: Vec<(u64, usize)> = rounds[2]
+        .pairs
+        .iter()
+        .filter(|p| p.0 >= stop_id)
+        .copied()
+        .collect();
+    assert_eq!(resumed.missing, expected);
+    // Play what is missing (dropping the lone game) and carry on: the same run.
+    partial.retain(|g| g.pair_id != stop_id);
+    loop {
+        let round = current_round(&partial, &s, precision, &budget, &sizes).unwrap();
+        if round.plan.stop.is_some() {
+            assert_eq!(&round, rounds.last().unwrap());
+            break;
+        }
+        for &(id, pairing) in &round.missing {
+            partial.extend(pair_games(&truth, &s, id, pairing));
+        }
+    }
+    let key = |g: &GameRecord| (g.pair_id, g.first);
+    partial.sort_by_key(key);
+    games.sort_by_key(key);
+    assert_eq!(partial, games);
 }
