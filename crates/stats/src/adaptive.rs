@@ -41,7 +41,8 @@
 //! **What is reported at the stop.** The honest intervals of all games played. Stopping when an
 //! interval is narrow enough is a sequential design; in simulation (`tests/adaptive.rs`, 200
 //! six-player ladders with gaps of 50 to 600 Elo run to a 60 Elo half-width) the intervals at the
-//! stop held the true gap 94.5% of the time (945 of 1,000).
+//! stop held the true gap 94.5% of the time (945 of 1,000); on 300 mixed ladders (4-6 players,
+//! half the gaps 400-800 Elo) run to 100 Elo, 95.3% (1,154 of 1,211).
 //!
 //! **Measured gain.** On those ladders, after the same 180 game pairs, the widest half-width is
 //! 43% narrower than with equal shares (ratio of the means over the 171 seeds where both are
