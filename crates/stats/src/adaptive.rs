@@ -23,8 +23,8 @@
 //! pairing, so that a pairing with a perfect score, or none yet, has a finite (shrunk) gap and a
 //! small but non-zero information per game. The pairs are handed out greedily, one at a time:
 //! each goes to the pairing whose pair (`2 w_ij e_ij e_ij^T` more information) lowers the
-//! predicted variance of the currently widest gap most (Sherman-Morrison), and the prediction is
-//! updated. A gap's predicted half-width is its measured honest half-width scaled by the ratio of
+//! predicted variance of the currently widest gap most (by the Sherman-Morrison formula), and
+//! the prediction is updated. A gap's predicted half-width is its measured honest half-width scaled by the ratio of
 //! predicted to current variance, so the profile intervals' asymmetry carries over.
 //!
 //! A gap whose honest bound is one-sided or unbounded counts as infinitely wide: its own pairing
@@ -328,6 +328,38 @@ pub struct Round {
 /// Because every round is planned from the earlier rounds only, the games of a run, their pair
 /// ids and its stop do not depend on the concurrency, on the order in which games finish or on
 /// interruptions. Games whose pair id belongs to no round yet are ignored.
+///
+/// ```
+/// use chuhan_stats::adaptive::{current_round, Budget, RoundSizes, Schedule, StopReason};
+/// use chuhan_stats::sim::{ladder_pairings, simulate_pairings};
+/// use rand::SeedableRng;
+///
+/// // Four players 0, 100, 400 and 450 Elo, neighbours and next-but-one neighbours.
+/// let truth = [0.0, 100.0, 400.0, 450.0];
+/// let schedule = Schedule {
+///     players: 4,
+///     pairings: ladder_pairings(4),
+///     order: vec![0, 1, 2, 3],
+///     anchor: 0,
+/// };
+/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+/// let mut games = Vec::new();
+/// let budget = Budget::games(4000);
+/// let last = loop {
+///     let round = current_round(&games, &schedule, 80.0, &budget, &RoundSizes::default()).unwrap();
+///     if round.plan.stop.is_some() {
+///         break round;
+///     }
+///     // The progress line: the widest gap and its half-width (infinite while one-sided).
+///     let (_gap, _half_width) = round.plan.widest.unwrap();
+///     for &(pair_id, pairing) in &round.missing {
+///         let p = schedule.pairings[pairing];
+///         games.extend(simulate_pairings(&mut rng, &truth, &[p], 1, 0.3, pair_id));
+///     }
+/// };
+/// assert_eq!(last.plan.stop, Some(StopReason::PrecisionReached));
+/// assert!(last.plan.honest.gaps.iter().all(|g| g.bound.half_width().unwrap() <= 80.0));
+/// ```
 pub fn current_round(
     games: &[GameRecord],
     schedule: &Schedule,
