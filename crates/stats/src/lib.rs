@@ -8,6 +8,8 @@
 //!
 //! What is here:
 //!
+//! - [`adaptive`]: ladders played in rounds until every neighbour gap is precise: which pairings
+//!   get the next game pairs, when to stop, and which steps are too far apart.
 //! - [`wdl`]: game outcomes, trinomial counts (losses, draws, wins) and pentanomial counts of game
 //!   pairs (same opening, colours swapped).
 //! - [`elo`]: Elo with a 95% interval, LOS and normalised Elo of one match ([`Estimate`]), and the
@@ -84,6 +86,7 @@
 //! assert_eq!(honest.gaps[0].estimate, None); // the maximum-likelihood gap is infinite
 //! ```
 
+pub mod adaptive;
 pub mod bound;
 pub mod curve;
 pub mod elo;

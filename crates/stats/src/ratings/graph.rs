@@ -19,7 +19,7 @@ fn reachable(adj: &[Vec<bool>], start: usize) -> Vec<bool> {
 }
 
 /// Connected components of an undirected graph, ordered by smallest member.
-pub(super) fn components(adj: &[Vec<bool>]) -> Vec<Vec<usize>> {
+pub(crate) fn components(adj: &[Vec<bool>]) -> Vec<Vec<usize>> {
     let n = adj.len();
     let mut assigned = vec![false; n];
     let mut out = Vec::new();

@@ -31,6 +31,7 @@ pub(crate) mod testutil;
 
 pub use bootstrap::{bootstrap_intervals, Bootstrap, BootstrapIntervals, BootstrapSamples};
 pub use fit::{fit_ratings, head_to_head};
+pub(crate) use graph::components as graph_components;
 pub use honest::{honest_intervals, BoundMethod, HonestBound, HonestIntervals};
 
 use crate::wdl::{Pentanomial, Trinomial};
