@@ -4,7 +4,9 @@
     scripts/chess_suite_stockfish.py generate [--seed 17] [--random 110] [--max-nodes 20000000]
                                               [--out crates/engine/tests/data/chess.epd]
     scripts/chess_suite_stockfish.py verify   [--suite crates/engine/tests/data/chess.epd]
-    (both take [--stockfish /usr/games/stockfish])
+    scripts/chess_suite_stockfish.py crosscheck [--games 20] [--plies 80] [--depth 3] [--seed 1]
+                                              [--perft target/release/examples/chess_perft]
+    (all take [--stockfish /usr/games/stockfish])
 
 `generate` writes hand-picked tricky positions (the CPW perft positions 1-6, en passant that
 exposes the king along a rank or a diagonal, castling through, out of and into check, castling
@@ -14,6 +16,11 @@ traps), then positions from seeded random games played from varied starts. Each 
 passant, a promotion, castling or a check is on the board. Every count is Stockfish's `go perft N` (depths 1.. while the count stays under
 --max-nodes, at most 6). `verify` recomputes every count of the file with Stockfish and exits 1
 on the first difference (printing line, FEN, depth and both counts), 0 when all agree.
+
+`crosscheck` plays seeded random games and, at every position, compares the divide of the
+engine's `chess_perft` example (`cargo build --release -p chuhan-engine --example chess_perft`)
+with Stockfish's at --depth; it prints the first divergence (FEN, move, both counts) and exits
+1, or a summary and exits 0.
 
 No chess library is needed: the random games draw their moves from Stockfish's `go perft 1`
 list and read the next FEN from its `d` command.
@@ -270,6 +277,43 @@ def verify(args):
     print(f"all {checked} counts agree with Stockfish")
 
 
+def ours_divide(binary, fen, depth):
+    out = subprocess.run(
+        [binary, str(depth), fen, "--divide"], capture_output=True, text=True, timeout=600
+    )
+    if out.returncode != 0:
+        sys.exit(f"{binary} failed on {fen}: {out.stderr.strip()}")
+    moves = {}
+    for l in out.stdout.splitlines():
+        m = re.fullmatch(r"([a-h][1-8][a-h][1-8][qrbn]?): (\d+)", l.strip())
+        if m:
+            moves[m[1]] = int(m[2])
+    return moves
+
+
+def crosscheck(args):
+    sf = Stockfish(args.stockfish)
+    rng = random.Random(args.seed)
+    starts = STARTS + [f for _, f in HAND_PICKED[1:]]
+    positions = 0
+    for game in range(args.games):
+        fen = starts[game % len(starts)]
+        for _ in range(args.plies):
+            theirs, _ = sf.divide(fen, args.depth)
+            ours = ours_divide(args.perft, fen, args.depth)
+            if ours != theirs:
+                for move in sorted(set(ours) | set(theirs)):
+                    if ours.get(move) != theirs.get(move):
+                        print(f"game {game}: {fen}: {move}: ours {ours.get(move)}, stockfish {theirs.get(move)}")
+                        sys.exit(1)
+            positions += 1
+            if not theirs:
+                break
+            fen, _ = sf.after(fen, pick_move(rng, fen, sorted(theirs)))
+    sf.close()
+    print(f"{positions} positions in {args.games} games: every divide at depth {args.depth} agrees")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
@@ -281,8 +325,14 @@ def main():
     g.add_argument("--out", default="crates/engine/tests/data/chess.epd")
     v = sub.add_parser("verify")
     v.add_argument("--suite", default="crates/engine/tests/data/chess.epd")
+    c = sub.add_parser("crosscheck")
+    c.add_argument("--games", type=int, default=20)
+    c.add_argument("--plies", type=int, default=80)
+    c.add_argument("--depth", type=int, default=3)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--perft", default="target/release/examples/chess_perft")
     args = ap.parse_args()
-    generate(args) if args.cmd == "generate" else verify(args)
+    {"generate": generate, "verify": verify, "crosscheck": crosscheck}[args.cmd](args)
 
 
 if __name__ == "__main__":

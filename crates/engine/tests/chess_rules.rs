@@ -595,3 +595,16 @@ fn illegal_moves_change_nothing() {
     assert!(e.fen.starts_with("rnbqkbnr"), "{e}");
     assert_eq!(game.position(), &Position::startpos());
 }
+
+#[test]
+fn saturated_counters_come_back_exactly() {
+    let fen = "4k3/8/8/8/8/8/8/R3K3 b - - 65535 65535";
+    let mut p = pos(fen);
+    let before = p.clone();
+    let mv = p.parse_uci("e8d7").unwrap();
+    p.make(mv);
+    assert_eq!((p.halfmove(), p.fullmove()), (65535, 65535));
+    p.unmake();
+    assert_eq!(p, before);
+    assert_eq!(p.to_fen(), fen);
+}

@@ -64,6 +64,7 @@ impl Position {
             castling_before: self.castling,
             en_passant_before: self.en_passant,
             halfmove_before: self.halfmove,
+            fullmove_before: self.fullmove,
         });
         if let Some(ep) = self.en_passant.take() {
             self.key ^= ZOBRIST_EP[ep.file() as usize];
@@ -128,9 +129,6 @@ impl Position {
         };
         let us = self.side.flip();
         self.side = us;
-        if us == Color::Black {
-            self.fullmove -= 1;
-        }
         let (from, to) = (st.mv.from(), st.mv.to());
         match st.mv.kind() {
             MoveKind::Normal => {
@@ -159,6 +157,7 @@ impl Position {
         self.castling = st.castling_before;
         self.en_passant = st.en_passant_before;
         self.halfmove = st.halfmove_before;
+        self.fullmove = st.fullmove_before;
         self.key = st.key_before;
     }
 }

@@ -43,6 +43,9 @@ pub struct StateInfo {
     pub en_passant_before: Option<Square>,
     /// Plies since the last capture or pawn move, before the move.
     pub halfmove_before: u16,
+    /// The move number before the move (kept rather than recomputed, so that a saturated
+    /// counter also comes back exactly).
+    pub fullmove_before: u16,
 }
 
 /// A legal chess position with its move history since it was set up.
