@@ -608,3 +608,20 @@ fn saturated_counters_come_back_exactly() {
     assert_eq!(p, before);
     assert_eq!(p.to_fen(), fen);
 }
+
+#[test]
+fn null_moves_keep_the_key_and_come_back_exactly() {
+    random_games(20, 100, |p| {
+        if p.in_check() {
+            return;
+        }
+        let before = p.clone();
+        p.make_null();
+        assert_eq!(p.side_to_move(), before.side_to_move().flip());
+        assert_eq!(p.en_passant(), None);
+        assert_eq!(p.key(), p.compute_key(), "{}", before.to_fen());
+        assert_eq!(p.repetition_count(), 1);
+        p.unmake();
+        assert_eq!(*p, before);
+    });
+}

@@ -142,7 +142,7 @@ impl Position {
         let (from, to) = (mv.from(), mv.to());
         let mut s = String::with_capacity(8);
         let kind = self.piece_at(from).kind().unwrap_or(PieceKind::Pawn);
-        let capture = !self.piece_at(to).is_empty() || mv.kind() == MoveKind::EnPassant;
+        let capture = self.is_capture(mv);
         if mv.kind() == MoveKind::Castle {
             s.push_str(if to.file() == 6 { "O-O" } else { "O-O-O" });
         } else if kind == PieceKind::Pawn {

@@ -122,13 +122,44 @@ impl Position {
         self.key ^= ZOBRIST_SIDE;
     }
 
-    /// Takes back the last move. Does nothing when the stack is empty.
+    /// Passes the move to the other side (for a search's null-move pruning): the en-passant
+    /// square goes, the clocks run, nothing moves. Must not be played in check. Taken back by
+    /// [`Position::unmake`] like any move; repetitions are not looked for across it.
+    pub fn make_null(&mut self) {
+        self.history.push(StateInfo {
+            mv: Move::NONE,
+            captured: Piece::EMPTY,
+            key_before: self.key,
+            castling_before: self.castling,
+            en_passant_before: self.en_passant,
+            halfmove_before: self.halfmove,
+            fullmove_before: self.fullmove,
+        });
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= ZOBRIST_EP[ep.file() as usize];
+        }
+        self.halfmove = self.halfmove.saturating_add(1);
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.flip();
+        self.key ^= ZOBRIST_SIDE;
+    }
+
+    /// Takes back the last move (or null move). Does nothing when the stack is empty.
     pub fn unmake(&mut self) {
         let Some(st) = self.history.pop() else {
             return;
         };
         let us = self.side.flip();
         self.side = us;
+        if st.mv.is_none() {
+            self.en_passant = st.en_passant_before;
+            self.halfmove = st.halfmove_before;
+            self.fullmove = st.fullmove_before;
+            self.key = st.key_before;
+            return;
+        }
         let (from, to) = (st.mv.from(), st.mv.to());
         match st.mv.kind() {
             MoveKind::Normal => {

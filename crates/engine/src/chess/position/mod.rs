@@ -254,15 +254,23 @@ impl Position {
     }
 
     /// How many times the current position has occurred (1 = first time), counting the
-    /// positions on the stack since the last capture or pawn move with the same side to move,
-    /// castling rights and en-passant square (all in the key).
+    /// positions on the stack since the last capture or pawn move (and since the last null
+    /// move) with the same side to move, castling rights and en-passant square (all in the
+    /// key).
     pub fn repetition_count(&self) -> usize {
-        let window = (self.halfmove as usize).min(self.history.len());
         let n = self.history.len();
-        1 + (2..=window)
-            .step_by(2)
-            .filter(|&back| self.history[n - back].key_before == self.key)
-            .count()
+        let window = (self.halfmove as usize).min(n);
+        let mut count = 1;
+        for back in 1..=window {
+            let st = &self.history[n - back];
+            if st.mv.is_none() {
+                break;
+            }
+            if back % 2 == 0 && st.key_before == self.key {
+                count += 1;
+            }
+        }
+        count
     }
 
     /// Whether neither side can ever mate: no pawns, rooks or queens, and either at most one

@@ -186,6 +186,13 @@ impl Position {
         self.count_legal() > 0
     }
 
+    /// Whether `mv` (legal here) takes a piece, en passant included.
+    #[inline]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        mv.kind() == MoveKind::EnPassant
+            || (mv.kind() != MoveKind::Castle && !self.board[mv.to().index()].is_empty())
+    }
+
     /// Whether `mv` is legal in this position.
     pub fn is_legal(&self, mv: Move) -> bool {
         !mv.is_none() && self.legal_moves().contains(mv)
