@@ -4,6 +4,9 @@
 //! geometry precomputed at compile time, legality by make + "is my general attacked",
 //! incremental Zobrist hashing, and stacks that serve repetition detection.
 //!
+//! The [`chess`] module holds the rules of international chess (bitboards, legal move
+//! generation exact to perft, FEN, UCI and SAN, the game judge) for the same harness.
+//!
 //! The crate does no I/O and never prints.
 //!
 //! ```
@@ -13,6 +16,7 @@
 //! ```
 
 pub mod bench;
+pub mod chess;
 pub mod engine;
 pub mod eval;
 pub mod level;

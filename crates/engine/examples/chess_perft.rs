@@ -1,0 +1,43 @@
+//! Chess perft timing: `cargo run --release -p chuhan-engine --example chess_perft -- [depth]
+//! [fen] [--divide]` (default: depth 6 from the start position). Prints the count, the time
+//! and the speed.
+
+use chuhan_engine::chess::{divide, perft, Position, START_FEN};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let show_divide = args.iter().any(|a| a == "--divide");
+    let rest: Vec<&String> = args.iter().filter(|a| *a != "--divide").collect();
+    let depth: u32 = match rest.first().map(|d| d.parse()) {
+        None => 6,
+        Some(Ok(d)) => d,
+        Some(Err(e)) => {
+            eprintln!("bad depth '{}': {e}", rest[0]);
+            std::process::exit(2);
+        }
+    };
+    let fen = rest.get(1).map_or(START_FEN, |s| s.as_str());
+    let mut pos = match Position::from_fen(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("bad FEN '{fen}': {e}");
+            std::process::exit(2);
+        }
+    };
+    let start = Instant::now();
+    let nodes = if show_divide {
+        let parts = divide(&mut pos, depth);
+        for (mv, n) in &parts {
+            println!("{mv}: {n}");
+        }
+        parts.iter().map(|&(_, n)| n).sum()
+    } else {
+        perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "perft {depth}: {nodes} nodes in {secs:.3} s ({:.1} Mnps)",
+        nodes as f64 / secs / 1e6
+    );
+}
