@@ -10,7 +10,27 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 const FAIRY: &str = "/usr/games/fairy-stockfish";
-const MISBEHAVE: &str = env!("CARGO_BIN_EXE_uci-misbehave");
+
+/// The misbehaving test engine: the package's example `uci-misbehave`, which `cargo test`
+/// builds beside the test binaries (`target/<profile>/examples/`). It is an example, not a
+/// binary, so that `cargo run` and `cargo install` see `chuhan` alone.
+fn misbehave_exe() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    // target/<profile>/deps/<test> -> target/<profile>/examples/uci-misbehave
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary lives in target/<profile>/deps");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: run the tests with `cargo test` (which builds examples), or build it with `cargo build --example uci-misbehave`",
+        path.display()
+    );
+    path
+}
 
 fn chuhan(args: &[&str]) -> (i32, String, String) {
     common::chuhan_in(
@@ -66,8 +86,9 @@ fn pids(log: &str) -> HashSet<String> {
 
 fn misbehave_file(dir: &Path, flags: &[&str], extra: &str) -> PathBuf {
     let args: Vec<String> = flags.iter().map(|f| format!("{f:?}")).collect();
+    let misbehave = misbehave_exe();
     let text = format!(
-        "name = \"misbehave\"\n[uci]\ncommand = {MISBEHAVE:?}\nargs = [{}]\nstartup_timeout_ms = 5000\nmove_margin_ms = 300\nfixed_limit_timeout_ms = 1500\n{extra}",
+        "name = \"misbehave\"\n[uci]\ncommand = {misbehave:?}\nargs = [{}]\nstartup_timeout_ms = 5000\nmove_margin_ms = 300\nfixed_limit_timeout_ms = 1500\n{extra}",
         args.join(", ")
     );
     let path = dir.join("misbehave.toml");
@@ -185,7 +206,10 @@ fn bad_engine_files_are_clear_errors_and_write_nothing() {
     };
     check(
         "unknown-key",
-        &format!("[uci]\ncommand = {MISBEHAVE:?}\ncoordinate = \"a1\"\n"),
+        &format!(
+            "[uci]\ncommand = {:?}\ncoordinate = \"a1\"\n",
+            misbehave_exe()
+        ),
         &["unknown-key.toml", "coordinate", "line 3"],
     );
     check(
@@ -201,7 +225,8 @@ fn bad_engine_files_are_clear_errors_and_write_nothing() {
     check(
         "silent",
         &format!(
-            "[uci]\ncommand = {MISBEHAVE:?}\nargs = [\"--no-uciok\"]\nstartup_timeout_ms = 300\n"
+            "[uci]\ncommand = {:?}\nargs = [\"--no-uciok\"]\nstartup_timeout_ms = 300\n",
+            misbehave_exe()
         ),
         &["silent.toml", "uciok", "300 ms", "startup_timeout_ms"],
     );

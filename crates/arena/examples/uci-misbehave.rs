@@ -1,6 +1,7 @@
-//! A tiny UCI engine for the arena's tests that misbehaves on request. It plays legal moves
-//! (a fixed pick from the engine library's legal move list, ranks 0–9) and, at its N-th move
-//! since the process started:
+//! A tiny UCI engine for the arena's tests that misbehaves on request. It is an example, not a
+//! binary, so `cargo run` and `cargo install` see `chuhan` alone; `cargo test` builds it. It
+//! plays legal moves (a fixed pick from the engine library's legal move list, ranks 0–9) and,
+//! at its N-th move since the process started:
 //!
 //! - `--crash-at N`: exits with status 3;
 //! - `--hang-at N`: never answers (keeps reading its input);
