@@ -1,0 +1,331 @@
+//! The one reporter: consumes runner events, shows progress on stderr (an indicatif bar on a
+//! terminal, otherwise a plain status line every few seconds) and prints the final tables on
+//! stdout.
+
+pub mod plots;
+mod spsa;
+
+pub use spsa::SpsaProgress;
+
+use crate::play::runner::{Event, GameRecord};
+use crate::stats::{Estimate, Pentanomial, Trinomial};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// Results of one pairing from its first player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Losses, draws, wins (games).
+    pub wdl: [u64; 3],
+    /// Pair counts by pair score 0, 1/4, 1/2, 3/4, 1.
+    pub penta: [u64; 5],
+}
+
+impl Tally {
+    /// Adds one game with the first player's score (0, 0.5, 1).
+    pub fn add_game(&mut self, score: f64) {
+        self.wdl[(score * 2.0).round() as usize] += 1;
+    }
+
+    /// Adds one complete pair (the first player's two scores).
+    pub fn add_pair(&mut self, first: f64, second: f64) {
+        self.penta[((first + second) * 2.0).round() as usize] += 1;
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wdl.iter().sum()
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.penta.iter().sum()
+    }
+
+    /// The game counts.
+    pub fn trinomial(&self) -> Trinomial {
+        Trinomial::new(self.wdl[0], self.wdl[1], self.wdl[2])
+    }
+
+    /// The pair counts.
+    pub fn pentanomial(&self) -> Pentanomial {
+        Pentanomial::from_counts(self.penta)
+    }
+
+    /// Elo and friends: from the pairs when there are any (the right unit for paired games),
+    /// else from the games; the draw ratio always from the games.
+    pub fn estimate(&self) -> Option<Estimate> {
+        if self.pairs() > 0 {
+            Estimate::from_pentanomial(&self.pentanomial())
+                .map(|e| e.with_draw_ratio(&self.trinomial()))
+        } else {
+            Estimate::from_trinomial(&self.trinomial())
+        }
+    }
+
+    /// `W-D-L`.
+    pub fn wdl_text(&self) -> String {
+        format!("{}-{}-{}", self.wdl[2], self.wdl[1], self.wdl[0])
+    }
+
+    /// `[LL, LD, DD+WL, WD, WW]` counts.
+    pub fn penta_text(&self) -> String {
+        let p = self.penta;
+        format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4])
+    }
+}
+
+/// The score of the pairing's first player in a game (Red in a pair's first game, Black in the
+/// second).
+pub fn first_score(record: &GameRecord) -> f64 {
+    if record.game % 2 == 0 {
+        record.red_score()
+    } else {
+        1.0 - record.red_score()
+    }
+}
+
+/// Tallies games and pairs of `records` per pairing. Only pairs up to `last_pair` (inclusive)
+/// count when it is given; a pair counts in the pentanomial only when both games are present.
+pub fn tally(
+    records: &BTreeMap<u64, GameRecord>,
+    pairings: usize,
+    last_pair: Option<u64>,
+) -> Vec<Tally> {
+    let mut out = vec![Tally::default(); pairings];
+    for r in records.values() {
+        if last_pair.is_some_and(|k| r.pair > k) {
+            continue;
+        }
+        out[r.pairing].add_game(first_score(r));
+        if r.game % 2 == 0 {
+            if let Some(second) = records.get(&(r.game + 1)) {
+                out[r.pairing].add_pair(first_score(r), first_score(second));
+            }
+        }
+    }
+    out
+}
+
+/// A function that describes a tally in a few words (Elo, LLR...), supplied by the command.
+pub type Describe = Box<dyn Fn(&Tally) -> String + Send>;
+
+/// The reporter of a run.
+pub struct Reporter {
+    bar: Option<ProgressBar>,
+    plain: bool,
+    last_plain: Instant,
+    plain_every: Duration,
+    start: Instant,
+    total: u64,
+    done: u64,
+    resumed: u64,
+    played: u64,
+    live: Vec<Tally>,
+    labels: Vec<String>,
+    describe: Describe,
+    terminations: BTreeMap<String, u64>,
+}
+
+impl Reporter {
+    /// A reporter for pairings labelled `labels` (e.g. `greedy vs random`); `describe` adds
+    /// statistics to the progress line. `quiet` hides all progress output.
+    pub fn new(labels: Vec<String>, describe: Describe, quiet: bool) -> Reporter {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (!quiet && terminal).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  ETA {eta}")
+                    .expect("valid template"),
+            );
+            bar
+        });
+        Reporter {
+            bar,
+            plain: !quiet && !terminal,
+            last_plain: Instant::now(),
+            plain_every: Duration::from_secs(5),
+            start: Instant::now(),
+            total: 0,
+            done: 0,
+            resumed: 0,
+            played: 0,
+            live: vec![Tally::default(); labels.len()],
+            labels,
+            describe,
+            terminations: BTreeMap::new(),
+        }
+    }
+
+    /// Games played in this session (not loaded from an earlier run).
+    pub fn played(&self) -> u64 {
+        self.played
+    }
+
+    /// Seconds since the reporter started.
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    /// Counts of each termination seen.
+    pub fn terminations(&self) -> &BTreeMap<String, u64> {
+        &self.terminations
+    }
+
+    fn status(&self) -> String {
+        // Many pairings (ladders, round robins) would make an unreadable line: show totals.
+        if self.labels.len() > 3 {
+            let mut total = Tally::default();
+            for t in &self.live {
+                for (a, b) in total.wdl.iter_mut().zip(&t.wdl) {
+                    *a += b;
+                }
+            }
+            return format!(
+                "{} pairings, first players' W-D-L {}",
+                self.labels.len(),
+                total.wdl_text()
+            );
+        }
+        let mut parts = Vec::new();
+        for (label, t) in self.labels.iter().zip(&self.live) {
+            let extra = (self.describe)(t);
+            let prefix = if self.labels.len() > 1 {
+                format!("{label}: ")
+            } else {
+                String::new()
+            };
+            parts.push(format!(
+                "{prefix}W-D-L {} penta {}{}{extra}",
+                t.wdl_text(),
+                t.penta_text(),
+                if extra.is_empty() { "" } else { " " }
+            ));
+        }
+        parts.join(" | ")
+    }
+
+    /// Handles one event.
+    pub fn on_event(&mut self, event: &Event) {
+        match event {
+            Event::RunStarted {
+                total_games,
+                already_done,
+                workers,
+            } => {
+                self.total = *total_games;
+                if let Some(bar) = &self.bar {
+                    bar.set_length(*total_games);
+                }
+                if self.plain && *already_done > 0 {
+                    eprintln!("resuming: {already_done} of {total_games} games already played");
+                }
+                if self.plain {
+                    eprintln!("{total_games} games on {workers} workers");
+                }
+            }
+            Event::GameStarted { .. } => {}
+            Event::GameFinished { record, resumed } => {
+                self.done += 1;
+                if *resumed {
+                    self.resumed += 1;
+                } else {
+                    self.played += 1;
+                }
+                *self
+                    .terminations
+                    .entry(record.termination.clone())
+                    .or_default() += 1;
+                self.live[record.pairing].add_game(first_score(record));
+                if let Some(bar) = &self.bar {
+                    bar.set_position(self.done);
+                    if *resumed {
+                        // Loaded games say nothing about the speed of this session.
+                        bar.reset_eta();
+                    }
+                }
+            }
+            Event::PairFinished {
+                pairing,
+                first,
+                second,
+                ..
+            } => {
+                self.live[*pairing].add_pair(*first, *second);
+                if let Some(bar) = &self.bar {
+                    bar.set_message(self.status());
+                }
+            }
+            Event::Stopped { at_pair } => {
+                let text = format!("stop rule reached at pair {at_pair}; finishing running games");
+                match &self.bar {
+                    Some(bar) => bar.println(text),
+                    None if self.plain => eprintln!("{text}"),
+                    None => {}
+                }
+            }
+            Event::RunFinished { .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.finish_and_clear();
+                }
+                if self.plain {
+                    self.print_plain();
+                }
+            }
+        }
+        self.tick();
+    }
+
+    /// Prints the plain status line when one is due (call now and then when no event comes).
+    pub fn tick(&mut self) {
+        if self.plain && self.last_plain.elapsed() >= self.plain_every {
+            self.print_plain();
+        }
+    }
+
+    fn print_plain(&mut self) {
+        self.last_plain = Instant::now();
+        let rate = self.played as f64 / self.elapsed().max(1e-9);
+        let left = self.total.saturating_sub(self.done);
+        let eta = if rate > 0.0 {
+            format!("{:.0}s", left as f64 / rate)
+        } else {
+            "-".to_string()
+        };
+        eprintln!(
+            "games {}/{}  {}  {rate:.1} games/s  ETA {eta}",
+            self.done,
+            self.total,
+            self.status()
+        );
+    }
+}
+
+/// Formats rows as a left-aligned text table.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let mut out = line(header.to_vec());
+    out.push('\n');
+    for r in rows {
+        out.push_str(&line(r.iter().map(String::as_str).collect()));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,141 @@
+//! `chuhan tune spsa`: flags to a validated [`SpsaConfig`], the library's SPSA job, the final
+//! table and the SPRT that must confirm the gain.
+
+use crate::args::SpsaArgs;
+use crate::EXIT_OK;
+use anyhow::{anyhow, bail, Context};
+use chuhan_arena::jobs::tune::spsa::{
+    self, params_from_names, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS,
+    DEFAULT_NODES,
+};
+use chuhan_arena::play::limits::LimitSpec;
+use chuhan_arena::play::openings::{read_opening_file, OpeningSource};
+use chuhan_arena::play::setup::{DEFAULT_OPENING_PLIES, DEFAULT_SEED};
+use chuhan_arena::report::table;
+use chuhan_engine::{GameConfig, RuleSet};
+
+/// Runs `chuhan tune spsa`.
+pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
+    // On --resume the settings come from the run; a command line that gives parameters must
+    // then describe the same run.
+    let given = args.params_file.is_some() || args.params.is_some();
+    let from_args = (args.resume.is_none() || given).then(|| config_from_args(args));
+    let (config, destination) =
+        spsa::choose_config(from_args, args.resume.as_deref(), args.out.as_deref())?;
+    let outcome = spsa::run(&config, &destination, args.concurrency, args.quiet)?;
+    let rows: Vec<Vec<String>> = outcome
+        .spsa
+        .params
+        .iter()
+        .zip(&outcome.theta)
+        .map(|(p, t)| {
+            vec![
+                p.name.clone(),
+                format!("{}", p.start),
+                format!("{t:.3}"),
+                format!("{}", t.round() as i64),
+                format!("{}", p.min),
+                format!("{}", p.max),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        table(
+            &["parameter", "start", "theta", "tuned", "min", "max"],
+            &rows
+        )
+    );
+    println!();
+    println!(
+        "{} iterations; played {} games in {:.1} s on {} workers; results in {}",
+        outcome.spsa.gains.iterations,
+        outcome.played,
+        outcome.seconds,
+        outcome.concurrency,
+        outcome.dir.display()
+    );
+    println!("accept the tuned values only after an SPRT against the start values:");
+    println!("  {}", outcome.sprt_command);
+    Ok(EXIT_OK)
+}
+
+/// Builds the configuration from the command line (validated; nothing written).
+fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
+    let base = args.base.clone().unwrap_or_else(|| "default".into());
+    let (base_config, base_hash) = resolve_base(&base)?;
+    let params = match (&args.params_file, &args.params) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read parameter file {}", path.display()))?;
+            parse_param_file(&text, &path.display().to_string())?
+        }
+        (None, Some(list)) => params_from_names(list, &base_config.params)?,
+        (None, None) => bail!("give --params-file FILE or --params name,name"),
+    };
+    let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
+    if iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let pairs_per_iteration = args.pairs_per_iteration.unwrap_or(1);
+    if pairs_per_iteration == 0 {
+        bail!("--pairs-per-iteration must be at least 1");
+    }
+    let limit = match (args.nodes, args.depth) {
+        (_, Some(0)) => bail!("--depth must be at least 1"),
+        (_, Some(d)) => LimitSpec::Depth(d),
+        (Some(0), _) => bail!("--nodes must be at least 1"),
+        (n, None) => LimitSpec::Nodes(n.unwrap_or(DEFAULT_NODES)),
+    };
+    let openings = match &args.openings {
+        Some(path) => {
+            let (list, content_hash) = read_opening_file(path)?;
+            if list.is_empty() {
+                bail!("opening file {} holds no position", path.display());
+            }
+            OpeningSource::File {
+                path: path.clone(),
+                content_hash,
+            }
+        }
+        None => {
+            let plies = args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
+            if plies == 0 {
+                bail!("--opening-plies must be at least 1");
+            }
+            OpeningSource::Generated { plies }
+        }
+    };
+    let rules: RuleSet = args
+        .rules
+        .as_deref()
+        .unwrap_or("asian")
+        .parse()
+        .map_err(|e: chuhan_engine::UnknownRuleSet| anyhow!("--rules: {e}"))?;
+    let move_limit = args.move_limit.unwrap_or(GameConfig::default().move_limit);
+    if move_limit == 0 {
+        bail!("--move-limit must be at least 1");
+    }
+    if args.ply_cap == Some(0) {
+        bail!("--ply-cap must be at least 1");
+    }
+    let gains = Gains::new(iterations);
+    Ok(SpsaConfig {
+        command: "tune spsa".into(),
+        seed: args.seed.unwrap_or(DEFAULT_SEED).to_string(),
+        iterations,
+        pairs_per_iteration,
+        lag: args.lag.unwrap_or(0),
+        base,
+        base_hash,
+        rules: rules.to_string(),
+        move_limit,
+        ply_cap: args.ply_cap,
+        big_a: gains.big_a,
+        alpha: gains.alpha,
+        gamma: gains.gamma,
+        limit,
+        openings,
+        params,
+    })
+}
