@@ -1,7 +1,8 @@
 //! Every SVG plot (plotters' SVG backend): ladder ratings with error bars, calibration curves,
-//! SPSA trajectories.
+//! SPSA trajectories, Texel losses.
 
 use crate::jobs::tune::spsa::SpsaParam;
+use crate::jobs::tune::texel::EpochLosses;
 use anyhow::anyhow;
 use plotters::prelude::*;
 use std::path::Path;
@@ -209,4 +210,67 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> anyh
         .map_err(|e| svg_err(&e))?;
     root.present().map_err(|e| svg_err(&e))?;
     Ok(())
+}
+
+/// `texel.svg`: training and validation loss per epoch (epoch 0 = before tuning).
+pub fn texel_svg(
+    path: &Path,
+    initial: &EpochLosses,
+    history: &[EpochLosses],
+) -> anyhow::Result<()> {
+    let rows: Vec<&EpochLosses> = std::iter::once(initial).chain(history).collect();
+    let values = rows
+        .iter()
+        .flat_map(|r| std::iter::once(r.train).chain(r.validation))
+        .filter(|v| v.is_finite());
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-6).max(1e-12);
+    let last = rows.last().map_or(1, |r| r.epoch).max(1) as f64;
+    let draw = || -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Texel tuning: loss per epoch", ("sans-serif", 22))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0f64..last, (lo - pad)..(hi + pad))?;
+        chart
+            .configure_mesh()
+            .x_desc("epoch")
+            .x_labels((last as usize + 1).min(11))
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_desc("mean squared error")
+            .y_label_formatter(&|v| format!("{v:.5}"))
+            .draw()?;
+        chart
+            .draw_series(LineSeries::new(
+                rows.iter().map(|r| (r.epoch as f64, r.train)),
+                BLUE.stroke_width(2),
+            ))?
+            .label("train")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        if rows.iter().all(|r| r.validation.is_some()) {
+            chart
+                .draw_series(LineSeries::new(
+                    rows.iter()
+                        .filter_map(|r| r.validation.map(|v| (r.epoch as f64, v))),
+                    RED.stroke_width(2),
+                ))?
+                .label("validation")
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    };
+    draw().map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
 }

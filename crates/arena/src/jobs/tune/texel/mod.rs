@@ -1,4 +1,7 @@
-//! Texel tuning of the linear evaluation (material, piece-square tables, tempo).
+//! Texel tuning of the linear evaluation (material, piece-square tables, tempo): [`data`]
+//! (labelled positions and the train/validation split), the dataset, loss, gradient, K and the
+//! optimizers here, and [`output`] (tuned.toml, texel.csv, summary.txt; the plot is in
+//! [`crate::report::plots`]).
 //!
 //! Each labelled position `i` has sparse features `x_ij` (from
 //! [`chuhan_engine::eval::linear_features`], Red's view) so that the evaluation is
@@ -14,17 +17,15 @@
 //! [`CHUNK`] positions added in chunk order, so results are bitwise identical for any number
 //! of threads. Everything here runs on the caller's rayon pool and prints nothing.
 
-use anyhow::{anyhow, bail, Context};
-use chuhan_engine::eval::linear_features;
-use chuhan_engine::{params, EngineConfig, Params, Position, SearchOptions};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+pub mod data;
+pub mod output;
+
+pub use data::{parse_data, read_data, split, DataError, LabelledPosition, Split};
+pub use output::{summary_text, tuned_config_toml, write_csv, write_outputs};
+
+use chuhan_engine::{params, Params};
 use rayon::prelude::*;
 use std::fmt;
-use std::fmt::Write as _;
-use std::path::Path;
-use thiserror::Error;
 
 /// Positions per chunk of the parallel sums. Fixed so that results never depend on threads.
 pub const CHUNK: usize = 4096;
@@ -36,179 +37,6 @@ const SCALE: f64 = std::f64::consts::LN_10 / 400.0;
 #[inline]
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x * SCALE).exp())
-}
-
-/// One labelled position of a data file, with its linear features.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LabelledPosition {
-    /// 1-based line in the data file.
-    pub line: usize,
-    /// Game number: positions between the same two `#game` markers share it; without any
-    /// markers in the file each position has its own. Numbers may skip (empty games).
-    pub game: u32,
-    /// Game result from Red's view: 1, 0.5 or 0.
-    pub result: f64,
-    /// Game ply of the position.
-    pub ply: u32,
-    /// `(parameter index, value)` pairs from Red's view (see `linear_features`).
-    pub features: Vec<(usize, f64)>,
-}
-
-/// Why a data file was rejected.
-#[derive(Debug, Error)]
-pub enum DataError {
-    /// The file could not be read.
-    #[error("cannot read {file}: {error}")]
-    Io {
-        /// The file.
-        file: String,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-    /// A malformed line.
-    #[error("{file}: line {line}: {message}")]
-    Line {
-        /// The file.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// The file holds no positions.
-    #[error("{file}: no labelled positions")]
-    Empty {
-        /// The file.
-        file: String,
-    },
-}
-
-/// Reads a data file of `FEN;result;ply;eval` lines (see [`parse_data`]).
-pub fn read_data(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| DataError::Io {
-        file: file.clone(),
-        error,
-    })?;
-    parse_data(&text, &file)
-}
-
-/// Parses labelled positions: one `FEN;result;ply;eval` a line, `result` from Red's view
-/// (`1`, `0.5` or `0`), `eval` ignored. Blank lines and `#` comments are skipped. Comments
-/// starting with `#game` separate games (`chuhan datagen` writes one after each game's
-/// positions; one before each works too); a file without them counts every position as its
-/// own game. The first malformed line (in file order) is reported with `source` and its line
-/// number. Features are computed in parallel.
-pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, DataError> {
-    let mut lines: Vec<(usize, &str, u32)> = Vec::new();
-    let mut segment = 0u32;
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(comment) = line.strip_prefix('#') {
-            if comment.starts_with("game") {
-                segment += 1;
-            }
-            continue;
-        }
-        lines.push((n + 1, line, segment));
-    }
-    if segment == 0 {
-        for (i, l) in lines.iter_mut().enumerate() {
-            l.2 = i as u32;
-        }
-    }
-    let parsed: Vec<Result<LabelledPosition, DataError>> = lines
-        .par_iter()
-        .map(|&(line, text, game)| {
-            parse_line(text, line, game).map_err(|message| DataError::Line {
-                file: source.to_string(),
-                line,
-                message,
-            })
-        })
-        .collect();
-    let positions = parsed.into_iter().collect::<Result<Vec<_>, _>>()?;
-    if positions.is_empty() {
-        return Err(DataError::Empty {
-            file: source.to_string(),
-        });
-    }
-    Ok(positions)
-}
-
-fn parse_line(text: &str, line: usize, game: u32) -> Result<LabelledPosition, String> {
-    let fields: Vec<&str> = text.split(';').map(str::trim).collect();
-    if fields.len() != 4 {
-        return Err(format!(
-            "expected 4 fields 'FEN;result;ply;eval', found {}",
-            fields.len()
-        ));
-    }
-    let pos = Position::from_fen(fields[0]).map_err(|e| format!("bad FEN '{}': {e}", fields[0]))?;
-    let result = match fields[1].parse::<f64>() {
-        Ok(r) if r == 0.0 || r == 0.5 || r == 1.0 => r,
-        _ => {
-            return Err(format!(
-                "result '{}' is not 1, 0.5 or 0 (Red's view)",
-                fields[1]
-            ))
-        }
-    };
-    let ply = fields[2]
-        .parse::<u32>()
-        .map_err(|_| format!("ply '{}' is not a whole number", fields[2]))?;
-    if !fields[3].parse::<f64>().is_ok_and(f64::is_finite) {
-        return Err(format!("eval '{}' is not a number", fields[3]));
-    }
-    Ok(LabelledPosition {
-        line,
-        game,
-        result,
-        ply,
-        features: linear_features(&pos),
-    })
-}
-
-/// Indices of the training and the held-out positions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Split {
-    /// Training positions, in file order.
-    pub train: Vec<usize>,
-    /// Held-out (validation) positions, in file order.
-    pub validation: Vec<usize>,
-}
-
-/// Holds out about `fraction` of the games (whole games, so that no game has positions on both
-/// sides), chosen by shuffling the game numbers with `seed`. At least one game is held out when
-/// `fraction > 0` and there are two or more, and at least one is kept for training.
-pub fn split(positions: &[LabelledPosition], fraction: f64, seed: u64) -> Split {
-    let games = positions
-        .iter()
-        .map(|p| p.game as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let mut present = vec![false; games];
-    for p in positions {
-        present[p.game as usize] = true;
-    }
-    let mut ids: Vec<usize> = (0..games).filter(|&g| present[g]).collect();
-    let n = ids.len();
-    let mut held = (fraction.clamp(0.0, 1.0) * n as f64).round() as usize;
-    if fraction > 0.0 && n >= 2 {
-        held = held.max(1);
-    }
-    held = held.min(n.saturating_sub(1));
-    ids.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
-    let mut validation_game = vec![false; games];
-    for &g in &ids[..held] {
-        validation_game[g] = true;
-    }
-    let (validation, train) =
-        (0..positions.len()).partition(|&i| validation_game[positions[i].game as usize]);
-    Split { train, validation }
 }
 
 /// Positions prepared for the tuner: results, the fixed part of each evaluation (parameters
@@ -675,261 +503,19 @@ pub fn tune(
     }
 }
 
-/// The tuned engine config: `name = "texel"`, the base config's search switches, TT size and
-/// level, and under `[params]` every parameter that differs from the engine default (the
-/// base's own overrides and every tuned value; tuned lines note their base value).
-pub fn tuned_config_toml(
-    base: &EngineConfig,
-    problem: &TexelProblem,
-    outcome: &TexelOutcome,
-    header: &[String],
-) -> String {
-    let params = outcome.params(problem);
-    let mut s = String::from("# Texel-tuned engine config written by `chuhan tune texel`.\n");
-    for h in header {
-        let _ = writeln!(s, "# {h}");
-    }
-    s.push_str("name = \"texel\"\n");
-    let o = &base.options;
-    let d = SearchOptions::default();
-    if o.tt_mb != d.tt_mb {
-        let _ = writeln!(s, "tt_mb = {}", o.tt_mb);
-    }
-    if (o.null_move, o.lmr, o.check_extension, o.futility)
-        != (d.null_move, d.lmr, d.check_extension, d.futility)
-    {
-        let _ = write!(
-            s,
-            "\n[search]\nnull_move = {}\nlmr = {}\ncheck_extension = {}\nfutility = {}\n",
-            o.null_move, o.lmr, o.check_extension, o.futility
-        );
-    }
-    if let Some(l) = &base.level {
-        s.push_str("\n[level]\n");
-        let opt = |s: &mut String, key: &str, v: Option<u64>| {
-            if let Some(v) = v {
-                let _ = writeln!(s, "{key} = {v}");
-            }
-        };
-        opt(&mut s, "depth", l.depth.map(u64::from));
-        opt(&mut s, "nodes", l.nodes);
-        opt(&mut s, "time_ms", l.time.map(|t| t.as_millis() as u64));
-        let _ = writeln!(s, "margin = {}", l.margin);
-        let _ = writeln!(s, "random_rate = {:?}", l.random_rate);
-        let _ = writeln!(s, "opening_plies = {}", l.opening_plies);
-        opt(&mut s, "opening_depth", l.opening_depth.map(u64::from));
-        let _ = writeln!(s, "opening_margin = {}", l.opening_margin);
-    }
-    s.push_str("\n[params]\n");
-    let table = params::table();
-    for (i, d) in table.iter().enumerate() {
-        let v = params.get(i);
-        if v == d.default {
-            continue;
-        }
-        let base = problem.base.get(i);
-        if problem.tuned.contains(&i) && v != base {
-            let _ = writeln!(s, "{} = {v}  # base {base}", d.name);
-        } else {
-            let _ = writeln!(s, "{} = {v}", d.name);
-        }
-    }
-    s
-}
-
-/// `texel.csv`: `epoch,train_loss,validation_loss`, one row per epoch (validation empty when
-/// nothing is held out).
-pub fn write_csv(path: &Path, history: &[EpochLosses]) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(["epoch", "train_loss", "validation_loss"])?;
-    for e in history {
-        w.write_record([
-            e.epoch.to_string(),
-            e.train.to_string(),
-            e.validation.map_or_else(String::new, |v| v.to_string()),
-        ])?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
-/// `texel.svg`: training and validation loss per epoch (epoch 0 = before tuning).
-pub fn write_svg(
-    path: &Path,
-    initial: &EpochLosses,
-    history: &[EpochLosses],
-) -> anyhow::Result<()> {
-    use plotters::prelude::*;
-    let rows: Vec<&EpochLosses> = std::iter::once(initial).chain(history).collect();
-    let values = rows
-        .iter()
-        .flat_map(|r| std::iter::once(r.train).chain(r.validation))
-        .filter(|v| v.is_finite());
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-    let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-6).max(1e-12);
-    let last = rows.last().map_or(1, |r| r.epoch).max(1) as f64;
-    let draw = || -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Texel tuning: loss per epoch", ("sans-serif", 22))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0f64..last, (lo - pad)..(hi + pad))?;
-        chart
-            .configure_mesh()
-            .x_desc("epoch")
-            .x_labels((last as usize + 1).min(11))
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("mean squared error")
-            .y_label_formatter(&|v| format!("{v:.5}"))
-            .draw()?;
-        chart
-            .draw_series(LineSeries::new(
-                rows.iter().map(|r| (r.epoch as f64, r.train)),
-                BLUE.stroke_width(2),
-            ))?
-            .label("train")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        if rows.iter().all(|r| r.validation.is_some()) {
-            chart
-                .draw_series(LineSeries::new(
-                    rows.iter()
-                        .filter_map(|r| r.validation.map(|v| (r.epoch as f64, v))),
-                    RED.stroke_width(2),
-                ))?
-                .label("validation")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
-        root.present()?;
-        Ok(())
-    };
-    draw().map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
-}
-
-fn loss_text(l: &EpochLosses) -> String {
-    match l.validation {
-        Some(v) => format!("train {:.6}  validation {v:.6}", l.train),
-        None => format!("train {:.6}  validation -", l.train),
-    }
-}
-
-/// `summary.txt`: the run's description lines, K, the initial and final losses and the
-/// `largest` biggest parameter changes.
-pub fn summary_text(
-    header: &[String],
-    problem: &TexelProblem,
-    outcome: &TexelOutcome,
-    largest: usize,
-) -> String {
-    let mut s = String::new();
-    for h in header {
-        let _ = writeln!(s, "{h}");
-    }
-    let _ = writeln!(
-        s,
-        "K: {:.6} ({})",
-        outcome.k,
-        if outcome.k_fitted { "fitted" } else { "given" }
-    );
-    let _ = writeln!(s, "initial loss: {}", loss_text(&outcome.initial));
-    let last = outcome.history.last().unwrap_or(&outcome.initial);
-    let _ = writeln!(s, "final loss: {} (epoch {})", loss_text(last), last.epoch);
-    let best = std::iter::once(&outcome.initial)
-        .chain(&outcome.history)
-        .filter_map(|e| e.validation.map(|v| (e.epoch, v)))
-        .fold(None, |b: Option<(usize, f64)>, (e, v)| match b {
-            Some((_, bv)) if bv <= v => b,
-            _ => Some((e, v)),
-        });
-    if let (Some((epoch, v)), Some(final_v)) = (best, last.validation) {
-        let _ = writeln!(s, "lowest validation loss: {v:.6} (epoch {epoch})");
-        // Ignore wobbles: warn when it rose by more than 0.1%.
-        if final_v > v * 1.001 {
-            let _ = writeln!(
-                s,
-                "warning: the validation loss rose after epoch {epoch}: the tune fits noise; \
-                 use more positions, fewer epochs or fewer parameters"
-            );
-        }
-    }
-    let changes = outcome.changes(problem);
-    let moved = changes.iter().filter(|c| c.tuned != c.base).count();
-    let _ = writeln!(
-        s,
-        "changed parameters: {moved} of {} tuned",
-        problem.tuned.len()
-    );
-    let _ = writeln!(s, "largest changes (base -> tuned, unrounded):");
-    let width = changes.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    for c in changes.iter().take(largest).filter(|c| c.tuned != c.base) {
-        let _ = writeln!(
-            s,
-            "  {:<width$}  {:>5} -> {:>5}  ({:+}, {:.2})",
-            c.name,
-            c.base,
-            c.tuned,
-            c.tuned - c.base,
-            c.exact
-        );
-    }
-    s
-}
-
-/// Writes `tuned.toml`, `texel.csv`, `texel.svg` and `summary.txt` into `dir` (created if
-/// missing; existing files of those names are replaced — check the folder first, see
-/// [`crate::jobs::tune::choose_out_dir`]). The written config is read back and checked.
-pub fn write_outputs(
-    dir: &Path,
-    base: &EngineConfig,
-    problem: &TexelProblem,
-    outcome: &TexelOutcome,
-    header: &[String],
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let toml = tuned_config_toml(base, problem, outcome, header);
-    let toml_path = dir.join("tuned.toml");
-    let reread = crate::play::config::parse_engine_config(
-        &toml,
-        &toml_path.display().to_string(),
-        "texel",
-        &[],
-    )?;
-    if reread.params != outcome.params(problem) {
-        bail!("internal error: tuned.toml does not reproduce the tuned parameters");
-    }
-    std::fs::write(&toml_path, toml)
-        .with_context(|| format!("cannot write {}", toml_path.display()))?;
-    write_csv(&dir.join("texel.csv"), &outcome.history)?;
-    write_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
-    let summary_path = dir.join("summary.txt");
-    std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
-        .with_context(|| format!("cannot write {}", summary_path.display()))?;
-    Ok(())
-}
-
+/// Test helpers shared by the submodules' tests.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
     use crate::jobs::tune::select_params;
-    use chuhan_engine::{Color, Level};
-    use rand::Rng;
+    use chuhan_engine::eval::linear_features;
+    use chuhan_engine::{Params, Position};
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     /// Positions of seeded random games (after the first 6 plies), labelled by `label` from
     /// their features; each game is a `#game`.
-    fn random_games(
+    pub fn random_games(
         games: usize,
         plies: usize,
         seed: u64,
@@ -961,7 +547,7 @@ mod tests {
         out
     }
 
-    fn evaluation(params: &Params, features: &[(usize, f64)]) -> f64 {
+    pub fn evaluation(params: &Params, features: &[(usize, f64)]) -> f64 {
         features
             .iter()
             .map(|&(i, x)| f64::from(params.get(i)) * x)
@@ -969,7 +555,7 @@ mod tests {
     }
 
     /// The defaults with the material values moved about 20% (up and down).
-    fn perturbed_material() -> Params {
+    pub fn perturbed_material() -> Params {
         let mut p = Params::default();
         for (name, factor) in [
             ("material.soldier", 0.8),
@@ -985,11 +571,11 @@ mod tests {
         p
     }
 
-    fn all_linear() -> Vec<usize> {
+    pub fn all_linear() -> Vec<usize> {
         select_params(&["material", "pst", "eval"], true).unwrap()
     }
 
-    fn distance(a: &[f64], b: &[f64]) -> f64 {
+    pub fn distance(a: &[f64], b: &[f64]) -> f64 {
         a.iter()
             .zip(b)
             .map(|(x, y)| (x - y) * (x - y))
@@ -997,12 +583,23 @@ mod tests {
             .sqrt()
     }
 
-    fn pool(threads: usize) -> rayon::ThreadPool {
+    pub fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
+    use crate::jobs::tune::select_params;
+    use chuhan_engine::eval::linear_features;
+    use chuhan_engine::{Color, Position};
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
 
     #[test]
     fn dataset_evaluation_matches_the_engine() {
@@ -1272,158 +869,5 @@ mod tests {
             let k = fit_k(&data, &start);
             assert!((k / k_true - 1.0).abs() < 0.1, "K = {k}, true {k_true}");
         }
-    }
-
-    #[test]
-    fn data_lines_comments_games_and_errors() {
-        let start = chuhan_engine::START_FEN;
-        let text = format!(
-            "# made by a test\n\n{start};0.5;0;0\n#game 1\n{start};1;3;12\n{start} ; 0 ; 4 ; -7\n#game 2\n{start};1.0;0;0\n"
-        );
-        let p = parse_data(&text, "d.txt").unwrap();
-        assert_eq!(p.len(), 4);
-        assert_eq!(
-            p.iter()
-                .map(|p| (p.line, p.game, p.result, p.ply))
-                .collect::<Vec<_>>(),
-            [
-                (3, 0, 0.5, 0),
-                (5, 1, 1.0, 3),
-                (6, 1, 0.0, 4),
-                (8, 2, 1.0, 0)
-            ]
-        );
-        assert_eq!(p[0].features, linear_features(&Position::startpos()));
-        let err = |text: String| parse_data(&text, "d.txt").unwrap_err().to_string();
-        // Datagen's layout: each game's marker after its positions.
-        let datagen = format!("{start};1;5;0\n{start};1;6;0\n#game 0 1 2\n#game 1 0.5 0\n{start};0.5;9;0\n#game 2 0.5 1\n");
-        let p = parse_data(&datagen, "d.txt").unwrap();
-        assert_eq!(p.iter().map(|p| p.game).collect::<Vec<_>>(), [0, 0, 2]);
-        // No markers at all: every position is its own game.
-        let p = parse_data(&format!("{start};1;5;0\n{start};1;6;0\n"), "d.txt").unwrap();
-        assert_eq!(p.iter().map(|p| p.game).collect::<Vec<_>>(), [0, 1]);
-        let e = err(format!("{start};1;0;0\n{start};1;0\n"));
-        assert!(
-            e.starts_with("d.txt: line 2:") && e.contains("4 fields"),
-            "{e}"
-        );
-        let e = err(format!("{start};1;0;0\n\nrnbakabnr/9 w;1;0;0\n"));
-        assert!(
-            e.starts_with("d.txt: line 3:") && e.contains("bad FEN"),
-            "{e}"
-        );
-        let e = err(format!("{start};0.7;0;0\n"));
-        assert!(e.contains("line 1") && e.contains("'0.7'"), "{e}");
-        let e = err(format!("{start};1;-3;0\n"));
-        assert!(e.contains("line 1") && e.contains("ply '-3'"), "{e}");
-        let e = err(format!("{start};1;3;x\n"));
-        assert!(e.contains("line 1") && e.contains("eval 'x'"), "{e}");
-        let e = err("# nothing\n\n".into());
-        assert!(
-            e.contains("d.txt") && e.contains("no labelled positions"),
-            "{e}"
-        );
-        let e = read_data(Path::new("/nonexistent/data.txt"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("/nonexistent/data.txt"), "{e}");
-    }
-
-    #[test]
-    fn tuned_config_round_trips_with_the_base_settings() {
-        let positions = random_games(4, 40, 12, |_| 1.0);
-        let s = split(&positions, 0.0, 1);
-        let mut base = EngineConfig::default();
-        base.options.lmr = false;
-        base.options.tt_mb = 4;
-        base.level = Some(Level::medium());
-        base.params.set("search.contempt", 40).unwrap();
-        base.params.set("material.horse", 440).unwrap();
-        base.params.set("material.cannon", 460).unwrap();
-        let tuned = select_params(&["material.horse", "material.cannon"], true).unwrap();
-        let problem = TexelProblem::new(&positions, &s, tuned, base.params.clone());
-        let outcome = TexelOutcome {
-            k: 1.0,
-            k_fitted: false,
-            initial: EpochLosses {
-                epoch: 0,
-                train: 0.2,
-                validation: None,
-            },
-            history: vec![EpochLosses {
-                epoch: 1,
-                train: 0.1,
-                validation: None,
-            }],
-            start: vec![440.0, 460.0],
-            // Horse back to its default, cannon moved.
-            weights: vec![430.2, 471.6],
-        };
-        let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
-        assert!(text.contains("# a note\nname = \"texel\""), "{text}");
-        assert!(text.contains("material.cannon = 472  # base 460"), "{text}");
-        assert!(text.contains("search.contempt = 40\n"), "{text}");
-        assert!(!text.contains("material.horse"), "{text}");
-        let c = crate::play::config::parse_engine_config(&text, "t.toml", "x", &[]).unwrap();
-        assert_eq!(c.name, "texel");
-        assert_eq!(c.params, outcome.params(&problem));
-        assert_eq!(c.params.value("material.horse"), Ok(430));
-        assert_eq!(c.options, base.options);
-        let mut level = c.level.unwrap();
-        level.name = "medium".into();
-        assert_eq!(level, Level::medium());
-    }
-
-    #[test]
-    fn summary_names_k_losses_best_epoch_and_largest_changes() {
-        let positions = random_games(2, 20, 13, |_| 1.0);
-        let tuned = select_params(&["material"], true).unwrap();
-        let problem = TexelProblem::new(
-            &positions,
-            &split(&positions, 0.0, 1),
-            tuned,
-            Params::default(),
-        );
-        let losses = |epoch, train, validation| EpochLosses {
-            epoch,
-            train,
-            validation: Some(validation),
-        };
-        let outcome = TexelOutcome {
-            k: 0.75,
-            k_fitted: true,
-            initial: losses(0, 0.2, 0.21),
-            history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.19)],
-            start: problem.start_weights(),
-            weights: vec![100.0, 200.0, 200.0, 450.4, 900.0, 452.0],
-        };
-        let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
-        assert!(s.starts_with("data: x\nK: 0.750000 (fitted)\n"), "{s}");
-        assert!(
-            s.contains("initial loss: train 0.200000  validation 0.210000"),
-            "{s}"
-        );
-        assert!(
-            s.contains("final loss: train 0.100000  validation 0.190000 (epoch 2)"),
-            "{s}"
-        );
-        assert!(
-            s.contains("lowest validation loss: 0.180000 (epoch 1)"),
-            "{s}"
-        );
-        assert!(
-            s.contains("warning: the validation loss rose after epoch 1"),
-            "{s}"
-        );
-        assert!(s.contains("changed parameters: 3 of 6 tuned"), "{s}");
-        let horse = s.find("material.horse").unwrap();
-        let chariot = s.find("material.chariot").unwrap();
-        let cannon = s.find("material.cannon").unwrap();
-        assert!(horse < chariot && chariot < cannon, "largest first: {s}");
-        assert!(s.contains("920 ->   900  (-20, 900.00)"), "{s}");
-        assert!(
-            !s.contains("material.soldier"),
-            "unchanged ones are not listed: {s}"
-        );
     }
 }
