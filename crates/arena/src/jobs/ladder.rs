@@ -5,14 +5,20 @@
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
 use crate::play::player::resolve_player;
+use crate::play::results::ResultsDir;
 use crate::play::results::{PlayerEntry, RunConfig};
 use crate::play::runner::GameRecord;
 use crate::play::schedule::Pairing;
+use crate::play::setup::{execute, plan_from_config, seed_of, Destination, Finished, Prepared};
 use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
-use anyhow::{anyhow, bail};
+use crate::report::describe_elo;
+use anyhow::{anyhow, bail, Context};
 use chuhan_engine::GameResult;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
@@ -509,5 +515,219 @@ impl Analysis {
             ])?;
         }
         Ok(String::from_utf8(w.into_inner()?)?)
+    }
+}
+
+/// File in the run folder that keeps the ladder's analysis settings.
+pub const LADDER_COPY: &str = "ladder.toml";
+
+/// Loads the ladder config: a file, or the embedded default.
+pub fn load_config(path: Option<&Path>) -> anyhow::Result<(LadderConfig, String)> {
+    match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read ladder config {}", p.display()))?;
+            Ok((LadderConfig::parse(&text, &p.display().to_string())?, text))
+        }
+        None => Ok((
+            LadderConfig::parse(DEFAULT_LADDER, "configs/ladder.toml (built in)")?,
+            DEFAULT_LADDER.to_string(),
+        )),
+    }
+}
+
+/// Plays (or resumes) a run with explicit pairings and returns what the arena recorded.
+pub fn play(
+    config: RunConfig,
+    destination: Destination,
+    concurrency: Option<usize>,
+    quiet: bool,
+) -> anyhow::Result<(Prepared, Finished)> {
+    let pairings = arena_pairings(&config.pairings, config.pairs);
+    let plan = plan_from_config(&config, pairings, concurrency)?;
+    let prepared = Prepared::new(config, plan, destination);
+    let labels = prepared.pairing_labels();
+    let finished = execute(
+        &prepared,
+        None,
+        labels,
+        Box::new(describe_elo),
+        quiet,
+        Arc::new(AtomicBool::new(false)),
+    )?;
+    Ok((prepared, finished))
+}
+
+/// A ladder ready to play: a new one (from a ladder file, overrides applied) or one to resume.
+pub struct LadderPlan {
+    /// The run configuration (as in the manifest).
+    pub config: RunConfig,
+    /// Where results go.
+    pub destination: Destination,
+    /// Bootstrap replicates of the analysis.
+    pub replicates: usize,
+    /// The ladder's name (for the plot title).
+    pub name: String,
+    /// A new ladder's file as written back into the run folder (none when resuming).
+    pub copy: Option<String>,
+}
+
+impl LadderPlan {
+    /// A new ladder writing to `dir`.
+    pub fn new(ladder: &LadderConfig, dir: PathBuf) -> anyhow::Result<LadderPlan> {
+        Ok(LadderPlan {
+            config: ladder.run_config("ladder"),
+            destination: Destination::New(dir),
+            replicates: ladder.bootstrap,
+            name: ladder.name.clone(),
+            copy: Some(toml::to_string(&LadderCopy::from(ladder))?),
+        })
+    }
+
+    /// The interrupted ladder in `dir`; `bootstrap` overrides the replicates it was made with.
+    pub fn resume(dir: &Path, bootstrap: Option<usize>) -> anyhow::Result<LadderPlan> {
+        let manifest = ResultsDir::read_manifest(dir)?;
+        if manifest.config.command != "ladder" {
+            bail!(
+                "{} holds a '{}' run; resume it with chuhan {}",
+                dir.display(),
+                manifest.config.command,
+                manifest.config.command
+            );
+        }
+        let stored = std::fs::read_to_string(dir.join(LADDER_COPY))
+            .ok()
+            .and_then(|t| LadderConfig::parse(&t, LADDER_COPY).ok());
+        let replicates = bootstrap
+            .or(stored.as_ref().map(|c| c.bootstrap))
+            .unwrap_or(1000);
+        let name = stored.map_or_else(|| "ladder".to_string(), |c| c.name);
+        Ok(LadderPlan {
+            config: manifest.config,
+            destination: Destination::Resume(dir.to_path_buf()),
+            replicates,
+            name,
+            copy: None,
+        })
+    }
+}
+
+/// What a finished ladder produced.
+pub struct LadderOutcome {
+    /// The run as it was played.
+    pub prepared: Prepared,
+    /// The games.
+    pub finished: Finished,
+    /// The fitted ratings.
+    pub analysis: Analysis,
+}
+
+/// The header of the rating table (and summary.csv).
+pub const RATING_HEADER: [&str; 8] = ["rank", "name", "elo", "-", "+", "games", "score", "draws"];
+
+/// Plays (or resumes) the ladder, then fits the ratings and writes summary.csv, ratings.csv,
+/// pairings.csv, ladder.svg and (for a new ladder) the ladder file copy.
+pub fn run(
+    plan: LadderPlan,
+    concurrency: Option<usize>,
+    quiet: bool,
+) -> anyhow::Result<LadderOutcome> {
+    let (prepared, finished) = play(plan.config, plan.destination, concurrency, quiet)?;
+    if let Some(copy) = &plan.copy {
+        let path = finished.dir.path().join(LADDER_COPY);
+        std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let analysis = write_outputs(
+        &prepared,
+        &finished,
+        plan.replicates,
+        &format!("Ladder '{}'", plan.name),
+    )?;
+    Ok(LadderOutcome {
+        prepared,
+        finished,
+        analysis,
+    })
+}
+
+/// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, pairings.csv,
+/// ladder.svg).
+pub fn write_outputs(
+    prepared: &Prepared,
+    finished: &Finished,
+    replicates: usize,
+    title: &str,
+) -> anyhow::Result<Analysis> {
+    let names: Vec<String> = prepared
+        .config
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let games = rating_games(&finished.records, &names, None);
+    let seed = seed_of(&prepared.config)?;
+    let analysis = analyse(&games, &names, seed, replicates)
+        .map_err(|e| anyhow!("cannot fit ratings: {}", describe_error(&e, &names)))?;
+    let dir = finished.dir.path();
+    finished
+        .dir
+        .write_summary(&RATING_HEADER, &analysis.rating_rows())?;
+    std::fs::write(dir.join("ratings.csv"), analysis.ratings_csv()?)
+        .with_context(|| format!("cannot write {}", dir.join("ratings.csv").display()))?;
+    std::fs::write(dir.join("pairings.csv"), analysis.pairings_csv()?)
+        .with_context(|| format!("cannot write {}", dir.join("pairings.csv").display()))?;
+    let points: Vec<(String, f64, f64, f64)> = analysis
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), p.elo, p.interval.lo, p.interval.hi))
+        .collect();
+    crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &points)?;
+    Ok(analysis)
+}
+
+/// The ladder file as written back into the run folder.
+#[derive(serde::Serialize)]
+struct LadderCopy {
+    name: String,
+    seed: u64,
+    pairs: u64,
+    neighbours: usize,
+    anchors: Vec<String>,
+    max_nodes: u64,
+    opening_plies: u32,
+    rules: String,
+    move_limit: u16,
+    bootstrap: usize,
+    players: Vec<PlayerCopy>,
+}
+
+#[derive(serde::Serialize)]
+struct PlayerCopy {
+    name: String,
+    spec: String,
+}
+
+impl From<&LadderConfig> for LadderCopy {
+    fn from(c: &LadderConfig) -> Self {
+        LadderCopy {
+            name: c.name.clone(),
+            seed: c.seed,
+            pairs: c.pairs,
+            neighbours: c.neighbours,
+            anchors: c.anchors.clone(),
+            max_nodes: c.max_nodes,
+            opening_plies: c.opening_plies,
+            rules: c.rules.clone(),
+            move_limit: c.move_limit,
+            bootstrap: c.bootstrap,
+            players: c
+                .players
+                .iter()
+                .map(|p| PlayerCopy {
+                    name: p.name.clone(),
+                    spec: p.spec.clone(),
+                })
+                .collect(),
+        }
     }
 }

@@ -100,6 +100,19 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// `first vs second` for each pairing.
+    pub fn pairing_labels(&self) -> Vec<String> {
+        let names: Vec<&str> = self.plan.entrants.iter().map(|e| e.name.as_str()).collect();
+        self.plan
+            .schedule
+            .pairings
+            .iter()
+            .map(|p| format!("{} vs {}", names[p.first], names[p.second]))
+            .collect()
+    }
+}
+
 /// The run seed of a configuration.
 pub fn seed_of(config: &RunConfig) -> anyhow::Result<u64> {
     config

@@ -109,6 +109,67 @@ pub fn tally(
     out
 }
 
+/// A short statistics text for the progress line: Elo with its 95% interval.
+pub fn describe_elo(t: &Tally) -> String {
+    t.estimate()
+        .map(|e| format!("Elo {:.1} ± {:.1}", e.elo, e.elo_ci95))
+        .unwrap_or_default()
+}
+
+fn fmt2(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "inf".to_string()
+    }
+}
+
+/// The summary table (also summary.csv): one row per pairing.
+pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec![
+        "pairing",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "pentanomial",
+        "elo",
+        "elo_ci95",
+        "nelo",
+        "nelo_ci95",
+        "los",
+        "draw_ratio",
+    ];
+    let rows = labels
+        .iter()
+        .zip(tallies)
+        .map(|(label, t)| {
+            let games = t.games();
+            let points = t.wdl[2] as f64 + 0.5 * t.wdl[1] as f64;
+            let est = t.estimate();
+            let field =
+                |f: fn(&Estimate) -> f64| est.as_ref().map_or(String::new(), |e| fmt2(f(e)));
+            vec![
+                label.clone(),
+                games.to_string(),
+                t.wdl[2].to_string(),
+                t.wdl[1].to_string(),
+                t.wdl[0].to_string(),
+                format!("{:.3}", points / games.max(1) as f64),
+                t.penta_text(),
+                field(|e| e.elo),
+                field(|e| e.elo_ci95),
+                field(|e| e.nelo),
+                field(|e| e.nelo_ci95),
+                field(|e| e.los),
+                est.and_then(|e| e.draw_ratio).map_or(String::new(), fmt2),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
 /// A function that describes a tally in a few words (Elo, LLR...), supplied by the command.
 pub type Describe = Box<dyn Fn(&Tally) -> String + Send>;
 

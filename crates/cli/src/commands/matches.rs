@@ -9,7 +9,7 @@ use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
     choose_config, execute, plan_from_config, termination_rows, Prepared,
 };
-use chuhan_arena::report::{table, tally, Tally};
+use chuhan_arena::report::{describe_elo, summary_rows, table, tally};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -54,12 +54,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     }
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
     let prepared = Prepared::new(config, plan, destination);
-    let labels = pairing_labels(&prepared);
+    let labels = prepared.pairing_labels();
     let finished = execute(
         &prepared,
         None,
         labels.clone(),
-        Box::new(describe),
+        Box::new(describe_elo),
         args.run.quiet,
         Arc::new(AtomicBool::new(false)),
     )?;
@@ -85,83 +85,4 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         finished.dir.path().display()
     );
     Ok(EXIT_OK)
-}
-
-/// `first vs second` for each pairing.
-pub fn pairing_labels(prepared: &Prepared) -> Vec<String> {
-    let names: Vec<&str> = prepared
-        .plan
-        .entrants
-        .iter()
-        .map(|e| e.name.as_str())
-        .collect();
-    prepared
-        .plan
-        .schedule
-        .pairings
-        .iter()
-        .map(|p| format!("{} vs {}", names[p.first], names[p.second]))
-        .collect()
-}
-
-/// A short statistics text for the progress line: Elo with its 95% interval.
-pub fn describe(t: &Tally) -> String {
-    t.estimate()
-        .map(|e| format!("Elo {:.1} ± {:.1}", e.elo, e.elo_ci95))
-        .unwrap_or_default()
-}
-
-fn fmt2(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.2}")
-    } else {
-        "inf".to_string()
-    }
-}
-
-/// The summary table (also summary.csv): one row per pairing.
-pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let header = vec![
-        "pairing",
-        "games",
-        "wins",
-        "draws",
-        "losses",
-        "score",
-        "pentanomial",
-        "elo",
-        "elo_ci95",
-        "nelo",
-        "nelo_ci95",
-        "los",
-        "draw_ratio",
-    ];
-    let rows = labels
-        .iter()
-        .zip(tallies)
-        .map(|(label, t)| {
-            let games = t.games();
-            let points = t.wdl[2] as f64 + 0.5 * t.wdl[1] as f64;
-            let est = t.estimate();
-            let field = |f: fn(&chuhan_arena::stats::Estimate) -> f64| {
-                est.as_ref().map_or(String::new(), |e| fmt2(f(e)))
-            };
-            vec![
-                label.clone(),
-                games.to_string(),
-                t.wdl[2].to_string(),
-                t.wdl[1].to_string(),
-                t.wdl[0].to_string(),
-                format!("{:.3}", points / games.max(1) as f64),
-                t.penta_text(),
-                field(|e| e.elo),
-                field(|e| e.elo_ci95),
-                field(|e| e.nelo),
-                field(|e| e.nelo_ci95),
-                field(|e| e.los),
-                est.and_then(|e| e.draw_ratio).map_or(String::new(), fmt2),
-            ]
-        })
-        .collect();
-    (header, rows)
 }

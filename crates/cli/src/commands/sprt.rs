@@ -5,7 +5,6 @@
 //! [`chuhan_arena::play::runner`]): the same seed and options give the same verdict at the same pair, at any
 //! concurrency and across interruptions and `--resume`.
 
-use super::matches::{pairing_labels, summary_rows};
 use super::setup::config_from_args;
 use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
@@ -17,6 +16,7 @@ use chuhan_arena::play::schedule::Pairing;
 use chuhan_arena::play::setup::{
     choose_config, execute, plan_from_config, termination_rows, Prepared,
 };
+use chuhan_arena::report::{describe_elo, summary_rows};
 use chuhan_arena::report::{table, tally, Tally};
 use chuhan_arena::stats::{Pentanomial, Sprt, SprtModel, Verdict};
 use std::sync::atomic::AtomicBool;
@@ -132,9 +132,9 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     let sprt = sprt_of(&settings)?;
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
     let prepared = Prepared::new(config, plan, destination);
-    let labels = pairing_labels(&prepared);
+    let labels = prepared.pairing_labels();
     let describe = move |t: &Tally| {
-        let mut text = super::matches::describe(t);
+        let mut text = describe_elo(t);
         if let Some(llr) = sprt.llr_pentanomial(&t.pentanomial()) {
             text.push_str(&format!(
                 " LLR {llr:.2} ({:.2}, {:.2})",

@@ -1,7 +1,11 @@
 //! Difficulty calibration: play a grid of settings of one knob, fit Elo(knob) as a monotone
 //! curve (weighted isotonic regression on a transformed knob scale), invert it at the target
-//! Elo steps, and write the calibrated levels. The game-playing parts live in the command; this
+//! Elo steps, and write the calibrated levels. The game-playing parts live in [`job`]; this
 //! module is pure so it can be tested on simulated results with a known curve.
+
+pub mod job;
+
+pub use job::{run, CalibrateSettings, CalibrationEvent, GapCheck};
 
 use crate::curve::{CurveError, CurvePoint, IsotonicFit};
 use anyhow::{anyhow, bail};
