@@ -7,7 +7,7 @@ mod common;
 use chuhan_arena::play::game::PlaySettings;
 use chuhan_arena::play::openings::{generate, OpeningBook};
 use chuhan_arena::play::player::PlayerSpec;
-use chuhan_arena::play::runner::{run, Entrant, Event, GameRecord, RunPlan};
+use chuhan_arena::play::runner::{run, Entrant, Event, PlayedGame, RunPlan};
 use chuhan_arena::play::schedule::{round_robin, Schedule};
 use chuhan_engine::{Game, GameConfig, Move, Position};
 use std::collections::{BTreeMap, HashMap};
@@ -151,10 +151,10 @@ fn plan(concurrency: usize, pairs: u64) -> RunPlan {
     }
 }
 
-fn without_time(records: &BTreeMap<u64, GameRecord>) -> Vec<GameRecord> {
+fn without_time(records: &BTreeMap<u64, PlayedGame>) -> Vec<PlayedGame> {
     records
         .values()
-        .map(|r| GameRecord {
+        .map(|r| PlayedGame {
             seconds: 0.0,
             ..r.clone()
         })
@@ -191,7 +191,7 @@ fn runner_cancelled_after_k_games_then_resumed_equals_uninterrupted() {
         partial.len()
     );
     let (tx, rx) = channel();
-    let done: Vec<GameRecord> = partial.values().cloned().collect();
+    let done: Vec<PlayedGame> = partial.values().cloned().collect();
     let resumed = run(&p, done, None, Arc::new(AtomicBool::new(false)), tx).records;
     let replayed = rx
         .iter()

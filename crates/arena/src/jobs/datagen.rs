@@ -63,8 +63,10 @@ pub struct GameData {
     pub samples: Vec<Sample>,
 }
 
-/// The seed of game `index` in a run: independent of order and concurrency.
-pub fn game_seed(run_seed: u64, index: u64) -> u64 {
+/// The seed of self-play game `index`: independent of order and concurrency. Not the arena's
+/// [`crate::play::schedule::game_seed`]: datagen files made so far depend on this formula, so
+/// it keeps its own (and its own name).
+pub fn selfplay_seed(run_seed: u64, index: u64) -> u64 {
     let mut z = run_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -78,8 +80,8 @@ fn has_capture(pos: &mut Position) -> bool {
 }
 
 /// Plays one game and records its quiet positions.
-pub fn play_game(config: &DatagenConfig, index: u64, engine: &mut Engine) -> GameData {
-    let seed = game_seed(config.seed, index);
+pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engine) -> GameData {
+    let seed = selfplay_seed(config.seed, index);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     engine.new_game(seed);
     let mut game = Game::new(Position::startpos(), GameConfig::default());
@@ -245,7 +247,7 @@ pub fn run(
                 .into_par_iter()
                 .map_init(
                     || Engine::new(config.engine.clone()),
-                    |engine, i| play_game(config, i, engine),
+                    |engine, i| play_selfplay_game(config, i, engine),
                 )
                 .collect()
         });

@@ -7,9 +7,9 @@ use crate::play::openings::OpeningSource;
 use crate::play::player::resolve_player;
 use crate::play::results::ResultsDir;
 use crate::play::results::{PlayerEntry, RunConfig};
-use crate::play::runner::GameRecord;
+use crate::play::runner::PlayedGame;
 use crate::play::schedule::Pairing;
-use crate::play::setup::{execute, plan_from_config, seed_of, Destination, Finished, Prepared};
+use crate::play::setup::{execute, plan_from_config, seed_of, Destination, Finished, PreparedRun};
 use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
 use crate::report::describe_elo;
 use anyhow::{anyhow, bail, Context};
@@ -17,8 +17,6 @@ use chuhan_engine::GameResult;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
@@ -234,7 +232,7 @@ pub fn arena_pairings(pairs: &[[usize; 2]], per_pairing: u64) -> Vec<Pairing> {
 
 /// Rating-model games from arena records (pairs grouped by the arena's pair index).
 pub fn rating_games(
-    records: &BTreeMap<u64, GameRecord>,
+    records: &BTreeMap<u64, PlayedGame>,
     names: &[String],
     last_pair: Option<u64>,
 ) -> Vec<ratings::GameRecord> {
@@ -542,19 +540,12 @@ pub fn play(
     destination: Destination,
     concurrency: Option<usize>,
     quiet: bool,
-) -> anyhow::Result<(Prepared, Finished)> {
+) -> anyhow::Result<(PreparedRun, Finished)> {
     let pairings = arena_pairings(&config.pairings, config.pairs);
     let plan = plan_from_config(&config, pairings, concurrency)?;
-    let prepared = Prepared::new(config, plan, destination);
+    let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
-    let finished = execute(
-        &prepared,
-        None,
-        labels,
-        Box::new(describe_elo),
-        quiet,
-        Arc::new(AtomicBool::new(false)),
-    )?;
+    let finished = execute(&prepared, None, labels, Box::new(describe_elo), quiet)?;
     Ok((prepared, finished))
 }
 
@@ -615,7 +606,7 @@ impl LadderPlan {
 /// What a finished ladder produced.
 pub struct LadderOutcome {
     /// The run as it was played.
-    pub prepared: Prepared,
+    pub prepared: PreparedRun,
     /// The games.
     pub finished: Finished,
     /// The fitted ratings.
@@ -653,7 +644,7 @@ pub fn run(
 /// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, pairings.csv,
 /// ladder.svg).
 pub fn write_outputs(
-    prepared: &Prepared,
+    prepared: &PreparedRun,
     finished: &Finished,
     replicates: usize,
     title: &str,

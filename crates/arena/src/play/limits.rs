@@ -157,11 +157,6 @@ impl LimitSpec {
         }
         Ok(LimitSpec::default())
     }
-
-    /// Whether results under this limit depend on timing (clock or fixed time).
-    pub fn is_timed(&self) -> bool {
-        matches!(self, LimitSpec::MoveTime(_) | LimitSpec::Clock(_))
-    }
 }
 
 /// What a player is told before one move.

@@ -1,7 +1,8 @@
 //! Opening positions: a seeded generator of short random openings, or a file of FEN/EPD lines.
 //! Each opening is used by exactly one game pair; file openings are shuffled by the run seed.
 //! Generated openings must have equal material, no check, and a depth-2 search score within
-//! [`BALANCE_MARGIN`]. (PGN opening books are not read yet: there is no PGN reader.)
+//! [`BALANCE_MARGIN`]. (PGN files are not taken as opening books yet, though the engine reads
+//! PGN: `chuhan_engine::read_pgn`.)
 
 use crate::play::material::material_balance;
 use crate::play::schedule::splitmix64;

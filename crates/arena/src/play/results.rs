@@ -5,7 +5,7 @@
 use crate::play::game::Adjudication;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
-use crate::play::runner::GameRecord;
+use crate::play::runner::PlayedGame;
 use crate::play::schedule::{Schedule, Shard};
 use chuhan_engine::GameResult;
 use serde::{Deserialize, Serialize};
@@ -215,8 +215,8 @@ fn parse_result(text: &str) -> Option<GameResult> {
     }
 }
 
-impl From<&GameRecord> for GameRow {
-    fn from(r: &GameRecord) -> Self {
+impl From<&PlayedGame> for GameRow {
+    fn from(r: &PlayedGame) -> Self {
         GameRow {
             pair: r.pair,
             game: r.game,
@@ -305,7 +305,7 @@ impl ResultsDir {
         schedule: &Schedule,
         openings: &crate::play::openings::OpeningBook,
         names: &[String],
-    ) -> Result<Vec<GameRecord>, ResultsError> {
+    ) -> Result<Vec<PlayedGame>, ResultsError> {
         let gpath = dir.join("games.csv");
         let bytes = std::fs::read(&gpath).map_err(io(&gpath))?;
         let complete = match bytes.iter().rposition(|&b| b == b'\n') {
@@ -361,7 +361,7 @@ impl ResultsDir {
                     format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", row.result),
                 )
             })?;
-            out.push(GameRecord {
+            out.push(PlayedGame {
                 pair: row.pair,
                 game: row.game,
                 pairing: spec.pairing,
@@ -396,7 +396,7 @@ impl ResultsDir {
     }
 
     /// Appends one game and flushes it to the file.
-    pub fn append(&mut self, record: &GameRecord) -> Result<(), ResultsError> {
+    pub fn append(&mut self, record: &PlayedGame) -> Result<(), ResultsError> {
         let gpath = self.dir.join("games.csv");
         self.games
             .serialize(GameRow::from(record))

@@ -28,7 +28,7 @@ pub struct Entrant {
 
 /// A finished game, as stored in games.csv.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
+pub struct PlayedGame {
     /// Global pair index.
     pub pair: u64,
     /// Global game index.
@@ -57,7 +57,7 @@ pub struct GameRecord {
     pub moves: String,
 }
 
-impl GameRecord {
+impl PlayedGame {
     /// Red's score: 1, 1/2 or 0.
     pub fn red_score(&self) -> f64 {
         match self.result {
@@ -80,15 +80,10 @@ pub enum Event {
         /// Worker threads.
         workers: usize,
     },
-    /// A worker started a game.
-    GameStarted {
-        /// Global game index.
-        game: u64,
-    },
     /// A game finished (`resumed`: loaded from an earlier run, not played now).
     GameFinished {
         /// The game.
-        record: GameRecord,
+        record: PlayedGame,
         /// Loaded from an earlier run.
         resumed: bool,
     },
@@ -141,8 +136,7 @@ pub struct RunPlan {
 }
 
 enum WorkerMsg {
-    Started(u64),
-    Finished(Box<GameRecord>),
+    Finished(Box<PlayedGame>),
 }
 
 /// The seed a player gets for one game (distinct per colour).
@@ -157,14 +151,14 @@ pub fn play_scheduled(
     red: &mut dyn Player,
     black: &mut dyn Player,
     settings: &PlaySettings,
-) -> GameRecord {
+) -> PlayedGame {
     let position = Position::from_fen(opening).expect("openings are validated before the run");
     red.set_game_index(spec.index);
     black.set_game_index(spec.index);
     red.new_game(player_seed(spec.seed, true));
     black.new_game(player_seed(spec.seed, false));
     let out = play_game(&position, red, black, settings);
-    GameRecord {
+    PlayedGame {
         pair: spec.pair,
         game: spec.index,
         pairing: spec.pairing,
@@ -189,7 +183,7 @@ pub fn play_scheduled(
 /// Tracks finished games and feeds complete pairs to the stop rule in index order.
 struct Collector<'a> {
     schedule: &'a Schedule,
-    done: BTreeMap<u64, GameRecord>,
+    done: BTreeMap<u64, PlayedGame>,
     /// Position in `schedule.games` (step 2) of the next pair the prefix waits for.
     cursor: usize,
     stop: Option<Box<dyn StopRule + 'a>>,
@@ -197,13 +191,13 @@ struct Collector<'a> {
 }
 
 impl Collector<'_> {
-    fn pair_scores(&self, first: &GameRecord, second: &GameRecord) -> (f64, f64) {
+    fn pair_scores(&self, first: &PlayedGame, second: &PlayedGame) -> (f64, f64) {
         // The pairing's first player is Red in the first game, Black in the second.
         (first.red_score(), 1.0 - second.red_score())
     }
 
     /// Records a game, reports a completed pair, and feeds the in-order prefix to the rule.
-    fn add(&mut self, record: GameRecord, events: &Sender<Event>) {
+    fn add(&mut self, record: PlayedGame, events: &Sender<Event>) {
         let index = record.game;
         self.done.insert(index, record);
         if let (Some(a), Some(b)) = (self.done.get(&(index & !1)), self.done.get(&(index | 1))) {
@@ -238,7 +232,7 @@ impl Collector<'_> {
 #[derive(Debug)]
 pub struct RunOutcome {
     /// Every game, old and new, by index.
-    pub records: BTreeMap<u64, GameRecord>,
+    pub records: BTreeMap<u64, PlayedGame>,
     /// The last pair the stop rule counted, if it fired.
     pub stopped_at: Option<u64>,
     /// Why the run stopped short, if something failed (e.g. no more openings).
@@ -250,7 +244,7 @@ pub struct RunOutcome {
 /// (games in progress finish).
 pub fn run(
     plan: &RunPlan,
-    done: Vec<GameRecord>,
+    done: Vec<PlayedGame>,
     stop: Option<Box<dyn StopRule + '_>>,
     cancel: Arc<AtomicBool>,
     events: Sender<Event>,
@@ -310,7 +304,6 @@ pub fn run(
                             break;
                         }
                     };
-                    let _ = tx.send(WorkerMsg::Started(spec.index));
                     for idx in [spec.red, spec.black] {
                         if instances[idx].is_none() {
                             let e = &plan.entrants[idx];
@@ -328,9 +321,6 @@ pub fn run(
         drop(tx);
         for msg in rx {
             match msg {
-                WorkerMsg::Started(game) => {
-                    let _ = events.send(Event::GameStarted { game });
-                }
                 WorkerMsg::Finished(record) => {
                     played += 1;
                     let _ = events.send(Event::GameFinished {

@@ -150,11 +150,6 @@ impl Schedule {
             total_pairs: pair,
         }
     }
-
-    /// Pair indices of this schedule, in order.
-    pub fn pair_indices(&self) -> Vec<u64> {
-        self.games.iter().step_by(2).map(|g| g.pair).collect()
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, read_opening_file, OpeningSource};
 use crate::play::player::resolve_player;
 use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig};
-use crate::play::runner::{run, Entrant, Event, GameRecord, RunPlan, StopRule};
+use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
 use crate::report::{Describe, Reporter};
 use anyhow::{bail, Context};
@@ -76,7 +76,7 @@ impl Destination {
 }
 
 /// A run ready to start: configuration, plan, destination.
-pub struct Prepared {
+pub struct PreparedRun {
     /// The configuration (as in the manifest).
     pub config: RunConfig,
     /// The plan.
@@ -85,14 +85,14 @@ pub struct Prepared {
     pub destination: Destination,
 }
 
-impl Prepared {
+impl PreparedRun {
     /// A run of `plan` writing to `destination`; players that keep files (external engines'
     /// stderr logs) are told the results folder.
-    pub fn new(config: RunConfig, mut plan: RunPlan, destination: Destination) -> Prepared {
+    pub fn new(config: RunConfig, mut plan: RunPlan, destination: Destination) -> PreparedRun {
         for e in &mut plan.entrants {
             e.spec = e.spec.for_run(&e.name, destination.path());
         }
-        Prepared {
+        PreparedRun {
             config,
             plan,
             destination,
@@ -100,7 +100,7 @@ impl Prepared {
     }
 }
 
-impl Prepared {
+impl PreparedRun {
     /// `first vs second` for each pairing.
     pub fn pairing_labels(&self) -> Vec<String> {
         let names: Vec<&str> = self.plan.entrants.iter().map(|e| e.name.as_str()).collect();
@@ -234,27 +234,24 @@ pub fn choose_config(
 /// What a finished run produced.
 pub struct Finished {
     /// Every recorded game (old and new) by index.
-    pub records: BTreeMap<u64, GameRecord>,
+    pub records: BTreeMap<u64, PlayedGame>,
     /// The last pair the stop rule counted, if it fired.
     pub stopped_at: Option<u64>,
     /// Games played in this session.
     pub played: u64,
     /// Wall seconds of this session.
     pub seconds: f64,
-    /// Termination counts.
-    pub terminations: BTreeMap<String, u64>,
     /// The results folder.
     pub dir: ResultsDir,
 }
 
 /// Opens the destination, runs the plan with the reporter, and writes every game as it ends.
 pub fn execute(
-    prepared: &Prepared,
+    prepared: &PreparedRun,
     stop: Option<Box<dyn StopRule + '_>>,
     labels: Vec<String>,
     describe: Describe,
     quiet: bool,
-    cancel: Arc<AtomicBool>,
 ) -> anyhow::Result<Finished> {
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
@@ -272,6 +269,8 @@ pub fn execute(
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
     let outcome = std::thread::scope(|scope| {
+        // Nothing cancels a run from outside: an interrupted run is continued with --resume.
+        let cancel = Arc::new(AtomicBool::new(false));
         let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
         loop {
             match rx.recv_timeout(Duration::from_secs(1)) {
@@ -306,13 +305,12 @@ pub fn execute(
         stopped_at: outcome.stopped_at,
         played: reporter.played(),
         seconds: reporter.elapsed(),
-        terminations: reporter.terminations().clone(),
         dir,
     })
 }
 
 /// The termination table: name, count.
-pub fn termination_rows(records: &BTreeMap<u64, GameRecord>) -> Vec<Vec<String>> {
+pub fn termination_rows(records: &BTreeMap<u64, PlayedGame>) -> Vec<Vec<String>> {
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     for r in records.values() {
         *counts.entry(r.termination.as_str()).or_default() += 1;

@@ -7,7 +7,7 @@ mod spsa;
 
 pub use spsa::SpsaProgress;
 
-use crate::play::runner::{Event, GameRecord};
+use crate::play::runner::{Event, PlayedGame};
 use crate::stats::{Estimate, Pentanomial, Trinomial};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
@@ -79,7 +79,7 @@ impl Tally {
 
 /// The score of the pairing's first player in a game (Red in a pair's first game, Black in the
 /// second).
-pub fn first_score(record: &GameRecord) -> f64 {
+pub fn first_score(record: &PlayedGame) -> f64 {
     if record.game % 2 == 0 {
         record.red_score()
     } else {
@@ -90,7 +90,7 @@ pub fn first_score(record: &GameRecord) -> f64 {
 /// Tallies games and pairs of `records` per pairing. Only pairs up to `last_pair` (inclusive)
 /// count when it is given; a pair counts in the pentanomial only when both games are present.
 pub fn tally(
-    records: &BTreeMap<u64, GameRecord>,
+    records: &BTreeMap<u64, PlayedGame>,
     pairings: usize,
     last_pair: Option<u64>,
 ) -> Vec<Tally> {
@@ -187,7 +187,6 @@ pub struct Reporter {
     live: Vec<Tally>,
     labels: Vec<String>,
     describe: Describe,
-    terminations: BTreeMap<String, u64>,
 }
 
 impl Reporter {
@@ -216,7 +215,6 @@ impl Reporter {
             live: vec![Tally::default(); labels.len()],
             labels,
             describe,
-            terminations: BTreeMap::new(),
         }
     }
 
@@ -228,11 +226,6 @@ impl Reporter {
     /// Seconds since the reporter started.
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
-    }
-
-    /// Counts of each termination seen.
-    pub fn terminations(&self) -> &BTreeMap<String, u64> {
-        &self.terminations
     }
 
     fn status(&self) -> String {
@@ -287,7 +280,6 @@ impl Reporter {
                     eprintln!("{total_games} games on {workers} workers");
                 }
             }
-            Event::GameStarted { .. } => {}
             Event::GameFinished { record, resumed } => {
                 self.done += 1;
                 if *resumed {
@@ -295,10 +287,6 @@ impl Reporter {
                 } else {
                     self.played += 1;
                 }
-                *self
-                    .terminations
-                    .entry(record.termination.clone())
-                    .or_default() += 1;
                 self.live[record.pairing].add_game(first_score(record));
                 if let Some(bar) = &self.bar {
                     bar.set_position(self.done);

@@ -7,11 +7,9 @@ use anyhow::bail;
 use chuhan_arena::play::results::RunConfig;
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
-    choose_config, execute, plan_from_config, termination_rows, Prepared,
+    choose_config, execute, plan_from_config, termination_rows, PreparedRun,
 };
 use chuhan_arena::report::{describe_elo, summary_rows, table, tally};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// The pairings of a match configuration.
 pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
@@ -53,7 +51,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         );
     }
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
-    let prepared = Prepared::new(config, plan, destination);
+    let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
     let finished = execute(
         &prepared,
@@ -61,7 +59,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         labels.clone(),
         Box::new(describe_elo),
         args.run.quiet,
-        Arc::new(AtomicBool::new(false)),
     )?;
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);

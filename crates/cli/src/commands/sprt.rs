@@ -14,13 +14,11 @@ use chuhan_arena::play::results::{RunConfig, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
 use chuhan_arena::play::setup::{
-    choose_config, execute, plan_from_config, termination_rows, Prepared,
+    choose_config, execute, plan_from_config, termination_rows, PreparedRun,
 };
 use chuhan_arena::report::{describe_elo, summary_rows};
 use chuhan_arena::report::{table, tally, Tally};
 use chuhan_arena::stats::{Pentanomial, Sprt, SprtModel, Verdict};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Default maximum number of game pairs.
 pub const DEFAULT_MAX_PAIRS: u64 = 20_000;
@@ -131,7 +129,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         .context("the manifest has no [config.sprt]")?;
     let sprt = sprt_of(&settings)?;
     let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
-    let prepared = Prepared::new(config, plan, destination);
+    let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
     let describe = move |t: &Tally| {
         let mut text = describe_elo(t);
@@ -150,7 +148,6 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         labels.clone(),
         Box::new(describe),
         args.run.quiet,
-        Arc::new(AtomicBool::new(false)),
     )?;
     let counted = tally(&finished.records, 1, finished.stopped_at);
     let t = counted[0];
