@@ -155,9 +155,9 @@ pub struct SpsaArgs {
     /// Continue the interrupted run in this folder.
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// Repetition rules: `asian` or `check-only`.
+    /// Repetition rules: `asian` or `check-only` (default asian).
     #[arg(long)]
-    pub rules: Option<String>,
+    pub rules: Option<chuhan_engine::RuleSet>,
     /// Moves per side after which the judge draws the game (default 120).
     #[arg(long)]
     pub move_limit: Option<u16>,
@@ -251,9 +251,9 @@ pub struct RunArgs {
     /// Continue the interrupted run in this folder.
     #[arg(long)]
     pub resume: Option<std::path::PathBuf>,
-    /// Repetition rules: `asian` or `check-only`.
+    /// Repetition rules: `asian` or `check-only` (default asian).
     #[arg(long)]
-    pub rules: Option<String>,
+    pub rules: Option<chuhan_engine::RuleSet>,
     /// Moves per side after which the judge draws the game (default 120).
     #[arg(long)]
     pub move_limit: Option<u16>,

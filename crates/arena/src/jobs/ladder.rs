@@ -6,14 +6,14 @@ use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
 use crate::play::player::resolve_player;
 use crate::play::results::ResultsDir;
-use crate::play::results::{PlayerEntry, RunConfig};
+use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::Pairing;
-use crate::play::setup::{execute, plan_from_config, seed_of, Destination, Finished, PreparedRun};
+use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
 use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
 use crate::report::describe_elo;
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::GameResult;
+use chuhan_engine::{GameResult, RuleSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,9 +54,9 @@ pub struct LadderConfig {
     /// Random plies of generated openings.
     #[serde(default = "six")]
     pub opening_plies: u32,
-    /// Repetition rules.
-    #[serde(default = "asian")]
-    pub rules: String,
+    /// Repetition rules (`asian` or `check-only`).
+    #[serde(default, with = "as_text")]
+    pub rules: RuleSet,
     /// Judge's move limit (plies without a capture).
     #[serde(default = "move_limit")]
     pub move_limit: u16,
@@ -78,9 +78,6 @@ fn six() -> u32 {
 }
 fn default_max_nodes() -> u64 {
     2_000_000
-}
-fn asian() -> String {
-    "asian".into()
 }
 fn move_limit() -> u16 {
     120
@@ -126,9 +123,6 @@ impl LadderConfig {
         if self.bootstrap < 100 {
             bail!("{source}: bootstrap must be at least 100 replicates");
         }
-        self.rules
-            .parse::<chuhan_engine::RuleSet>()
-            .map_err(|e| anyhow!("{source}: rules: {e}"))?;
         let pairings = self.pairings();
         if let Some(groups) = disconnected(self.players.len(), &pairings) {
             let names: Vec<String> = groups
@@ -168,12 +162,12 @@ impl LadderConfig {
     }
 
     /// The run configuration the arena plays and records.
-    pub fn run_config(&self, command: &str) -> RunConfig {
+    pub fn run_config(&self, command: RunKind) -> RunConfig {
         RunConfig {
-            command: command.to_string(),
-            seed: self.seed.to_string(),
+            command,
+            seed: self.seed,
             pairs: self.pairs,
-            rules: self.rules.clone(),
+            rules: self.rules,
             move_limit: self.move_limit,
             shard: None,
             players: self
@@ -567,7 +561,7 @@ impl LadderPlan {
     /// A new ladder writing to `dir`.
     pub fn new(ladder: &LadderConfig, dir: PathBuf) -> anyhow::Result<LadderPlan> {
         Ok(LadderPlan {
-            config: ladder.run_config("ladder"),
+            config: ladder.run_config(RunKind::Ladder),
             destination: Destination::New(dir),
             replicates: ladder.bootstrap,
             name: ladder.name.clone(),
@@ -578,7 +572,7 @@ impl LadderPlan {
     /// The interrupted ladder in `dir`; `bootstrap` overrides the replicates it was made with.
     pub fn resume(dir: &Path, bootstrap: Option<usize>) -> anyhow::Result<LadderPlan> {
         let manifest = ResultsDir::read_manifest(dir)?;
-        if manifest.config.command != "ladder" {
+        if manifest.config.command != RunKind::Ladder {
             bail!(
                 "{} holds a '{}' run; resume it with chuhan {}",
                 dir.display(),
@@ -656,7 +650,7 @@ pub fn write_outputs(
         .map(|p| p.name.clone())
         .collect();
     let games = rating_games(&finished.records, &names, None);
-    let seed = seed_of(&prepared.config)?;
+    let seed = prepared.config.seed;
     let analysis = analyse(&games, &names, seed, replicates)
         .map_err(|e| anyhow!("cannot fit ratings: {}", describe_error(&e, &names)))?;
     let dir = finished.dir.path();
@@ -686,7 +680,8 @@ struct LadderCopy {
     anchors: Vec<String>,
     max_nodes: u64,
     opening_plies: u32,
-    rules: String,
+    #[serde(with = "as_text")]
+    rules: RuleSet,
     move_limit: u16,
     bootstrap: usize,
     players: Vec<PlayerCopy>,
@@ -708,7 +703,7 @@ impl From<&LadderConfig> for LadderCopy {
             anchors: c.anchors.clone(),
             max_nodes: c.max_nodes,
             opening_plies: c.opening_plies,
-            rules: c.rules.clone(),
+            rules: c.rules,
             move_limit: c.move_limit,
             bootstrap: c.bootstrap,
             players: c

@@ -7,8 +7,10 @@ use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::{Schedule, Shard};
-use chuhan_engine::GameResult;
+use crate::stats::SprtModel;
+use chuhan_engine::{GameResult, RuleSet};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
@@ -19,6 +21,90 @@ pub struct PlayerEntry {
     pub name: String,
     /// The spec it was resolved from.
     pub spec: String,
+}
+
+/// A value kept in manifests as its text (`Display` out, `FromStr` in): seeds (TOML integers
+/// are signed 64-bit), rule sets.
+pub mod as_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    /// Writes `value` as its text.
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Reads a value from its text.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// The SPRT model as manifests write it: `normalized` or `logistic`.
+mod model_text {
+    use crate::stats::SprtModel;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(model: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(super::model_name(*model))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse_model(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `normalized` or `logistic`.
+pub fn model_name(model: SprtModel) -> &'static str {
+    match model {
+        SprtModel::Normalized => "normalized",
+        SprtModel::Logistic => "logistic",
+    }
+}
+
+/// Reads `normalized` (or `normalised`) or `logistic`.
+pub fn parse_model(text: &str) -> Result<SprtModel, String> {
+    match text {
+        "normalized" | "normalised" => Ok(SprtModel::Normalized),
+        "logistic" => Ok(SprtModel::Logistic),
+        other => Err(format!(
+            "unknown model '{other}' (expected normalized or logistic)"
+        )),
+    }
+}
+
+/// What kind of run a results folder holds (`command` in the manifest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    /// `chuhan match`.
+    Match,
+    /// `chuhan sprt`.
+    Sprt,
+    /// `chuhan ladder`.
+    Ladder,
+    /// One stage of `chuhan calibrate`.
+    Calibrate,
+}
+
+impl fmt::Display for RunKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RunKind::Match => "match",
+            RunKind::Sprt => "sprt",
+            RunKind::Ladder => "ladder",
+            RunKind::Calibrate => "calibrate",
+        })
+    }
 }
 
 /// SPRT settings as recorded in the manifest.
@@ -32,21 +118,24 @@ pub struct SprtSettings {
     pub alpha: f64,
     /// Type II error.
     pub beta: f64,
-    /// `normalized` or `logistic`.
-    pub model: String,
+    /// The scale of the bounds (`normalized` or `logistic` in the manifest).
+    #[serde(with = "model_text")]
+    pub model: SprtModel,
 }
 
 /// Everything that determines a run's games. Two runs with equal configs play equal games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
-    /// `match` or `sprt`.
-    pub command: String,
-    /// Run seed (a string: TOML integers are signed 64-bit).
-    pub seed: String,
+    /// The kind of run.
+    pub command: RunKind,
+    /// Run seed (written as a string: TOML integers are signed 64-bit).
+    #[serde(with = "as_text")]
+    pub seed: u64,
     /// Pairs per pairing (match) or the maximum pairs (sprt).
     pub pairs: u64,
-    /// `asian` or `check-only`.
-    pub rules: String,
+    /// Repetition rules (`asian` or `check-only` in the manifest).
+    #[serde(with = "as_text")]
+    pub rules: RuleSet,
     /// The judge's move limit.
     pub move_limit: u16,
     /// Shard of the pairs, if any.
@@ -66,9 +155,11 @@ pub struct RunConfig {
     pub pairings: Vec<[usize; 2]>,
 }
 
-/// `manifest.toml`.
+/// `manifest.toml` of every run folder: who made it, and the configuration `C` that determines
+/// its games ([`RunConfig`] for match, sprt, ladder and calibration stages; the SPSA
+/// configuration for tuning runs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
+pub struct Manifest<C = RunConfig> {
     /// chuhan version that made the run.
     pub chuhan_version: String,
     /// Git commit of the source tree, or "unknown".
@@ -80,12 +171,12 @@ pub struct Manifest {
     /// When the run was created (seconds since the Unix epoch).
     pub created_unix: u64,
     /// The resolved configuration.
-    pub config: RunConfig,
+    pub config: C,
 }
 
-impl Manifest {
+impl<C> Manifest<C> {
     /// A manifest for a new run of `config`, with version and git state filled in.
-    pub fn new(config: RunConfig) -> Manifest {
+    pub fn new(config: C) -> Manifest<C> {
         let (git_commit, git_dirty) = git_state();
         Manifest {
             chuhan_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -6,12 +6,12 @@
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, read_opening_file, OpeningSource};
 use crate::play::player::resolve_player;
-use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig};
+use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig, RunKind};
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
 use crate::report::{Describe, Reporter};
 use anyhow::{bail, Context};
-use chuhan_engine::{GameConfig, RuleSet};
+use chuhan_engine::GameConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -113,21 +113,13 @@ impl PreparedRun {
     }
 }
 
-/// The run seed of a configuration.
-pub fn seed_of(config: &RunConfig) -> anyhow::Result<u64> {
-    config
-        .seed
-        .parse()
-        .with_context(|| format!("seed '{}' is not a whole number", config.seed))
-}
-
 /// Resolves the configuration into a plan: players, schedule, openings, settings.
 pub fn plan_from_config(
     config: &RunConfig,
     pairings: Vec<Pairing>,
     concurrency: Option<usize>,
 ) -> anyhow::Result<RunPlan> {
-    let seed = seed_of(config)?;
+    let seed = config.seed;
     let entrants = config
         .players
         .iter()
@@ -158,7 +150,7 @@ pub fn plan_from_config(
     // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
     // small opening space before writing anything) and the rest as pairs need them.
     let count = schedule.total_pairs as usize;
-    let eager = if config.command == "sprt" {
+    let eager = if config.command == RunKind::Sprt {
         count.min(EAGER_SPRT_OPENINGS)
     } else {
         count
@@ -170,7 +162,6 @@ pub fn plan_from_config(
         eager,
         seed,
     )?;
-    let rules: RuleSet = config.rules.parse().map_err(anyhow::Error::msg)?;
     if concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
@@ -183,7 +174,7 @@ pub fn plan_from_config(
         openings,
         settings: PlaySettings {
             game: GameConfig {
-                rules,
+                rules: config.rules,
                 move_limit: config.move_limit,
             },
             limit: config.limit,

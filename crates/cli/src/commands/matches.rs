@@ -4,7 +4,7 @@ use super::setup::config_from_args;
 use crate::args::MatchArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::play::results::RunConfig;
+use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
     choose_config, execute, plan_from_config, termination_rows, PreparedRun,
@@ -29,7 +29,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
             None => bail!("give --pairs N"),
         };
         Some(config_from_args(
-            "match",
+            RunKind::Match,
             &args.players,
             pairs,
             &args.run,
@@ -43,7 +43,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         args.run.out.as_deref(),
         &default_name,
     )?;
-    if config.command != "match" {
+    if config.command != RunKind::Match {
         bail!(
             "that folder holds a '{}' run; resume it with chuhan {}",
             config.command,

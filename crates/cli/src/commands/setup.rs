@@ -7,14 +7,14 @@ use chuhan_arena::play::game::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::play::limits::LimitSpec;
 use chuhan_arena::play::openings::{read_opening_file, OpeningSource};
 use chuhan_arena::play::player::resolve_player;
-use chuhan_arena::play::results::{PlayerEntry, RunConfig, SprtSettings};
+use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{unique_names, DEFAULT_OPENING_PLIES, DEFAULT_SEED};
-use chuhan_engine::{GameConfig, RuleSet};
+use chuhan_engine::GameConfig;
 
 /// Builds the run configuration from the command line (everything validated, nothing written).
 pub fn config_from_args(
-    command: &str,
+    command: RunKind,
     players: &[String],
     pairs: u64,
     run: &RunArgs,
@@ -43,12 +43,7 @@ pub fn config_from_args(
             OpeningSource::Generated { plies }
         }
     };
-    let rules: RuleSet = run
-        .rules
-        .as_deref()
-        .unwrap_or("asian")
-        .parse()
-        .map_err(|e: chuhan_engine::UnknownRuleSet| anyhow::anyhow!("--rules: {e}"))?;
+    let rules = run.rules.unwrap_or_default();
     let move_limit = run.move_limit.unwrap_or(GameConfig::default().move_limit);
     if move_limit == 0 {
         bail!("--move-limit must be at least 1");
@@ -86,10 +81,10 @@ pub fn config_from_args(
         .map_err(anyhow::Error::msg)?;
     let names = unique_names(players);
     Ok(RunConfig {
-        command: command.to_string(),
-        seed: run.seed.unwrap_or(DEFAULT_SEED).to_string(),
+        command,
+        seed: run.seed.unwrap_or(DEFAULT_SEED),
         pairs,
-        rules: rules.to_string(),
+        rules,
         move_limit,
         shard,
         players: names

@@ -10,7 +10,7 @@ use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::play::results::{RunConfig, SprtSettings};
+use chuhan_arena::play::results::{RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
 use chuhan_arena::play::setup::{
@@ -52,13 +52,12 @@ impl StopRule for SprtStop {
 
 /// The SPRT of a configuration.
 pub fn sprt_of(settings: &SprtSettings) -> anyhow::Result<Sprt> {
-    let model: SprtModel = parse_model(&settings.model)?;
     Sprt::new(
         settings.elo0,
         settings.elo1,
         settings.alpha,
         settings.beta,
-        model,
+        settings.model,
     )
     .map_err(anyhow::Error::msg)
 }
@@ -84,11 +83,14 @@ fn config_from(args: &SprtArgs) -> anyhow::Result<RunConfig> {
         elo1,
         alpha: args.alpha.unwrap_or(0.05),
         beta: args.beta.unwrap_or(0.05),
-        model: args.model.clone().unwrap_or_else(|| "normalized".into()),
+        model: args
+            .model
+            .as_deref()
+            .map_or(Ok(SprtModel::Normalized), parse_model)?,
     };
     sprt_of(&settings)?;
     config_from_args(
-        "sprt",
+        RunKind::Sprt,
         &[test.clone(), base.clone()],
         args.max_pairs.unwrap_or(DEFAULT_MAX_PAIRS),
         &args.run,
@@ -116,7 +118,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         args.run.out.as_deref(),
         &default_name,
     )?;
-    if config.command != "sprt" {
+    if config.command != RunKind::Sprt {
         bail!(
             "that folder holds a '{}' run; resume it with chuhan {}",
             config.command,
@@ -174,7 +176,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     println!();
     let names = &prepared.config.players;
     let (test, base) = (&names[0].name, &names[1].name);
-    let unit = if settings.model == "logistic" {
+    let unit = if settings.model == SprtModel::Logistic {
         "Elo"
     } else {
         "nElo"

@@ -3,7 +3,7 @@
 
 use crate::args::SpsaArgs;
 use crate::EXIT_OK;
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::spsa::{
     self, params_from_names, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS,
     DEFAULT_NODES,
@@ -12,7 +12,7 @@ use chuhan_arena::play::limits::LimitSpec;
 use chuhan_arena::play::openings::{read_opening_file, OpeningSource};
 use chuhan_arena::play::setup::{DEFAULT_OPENING_PLIES, DEFAULT_SEED};
 use chuhan_arena::report::table;
-use chuhan_engine::{GameConfig, RuleSet};
+use chuhan_engine::GameConfig;
 
 /// Runs `chuhan tune spsa`.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
@@ -106,12 +106,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
             OpeningSource::Generated { plies }
         }
     };
-    let rules: RuleSet = args
-        .rules
-        .as_deref()
-        .unwrap_or("asian")
-        .parse()
-        .map_err(|e: chuhan_engine::UnknownRuleSet| anyhow!("--rules: {e}"))?;
+    let rules = args.rules.unwrap_or_default();
     let move_limit = args.move_limit.unwrap_or(GameConfig::default().move_limit);
     if move_limit == 0 {
         bail!("--move-limit must be at least 1");
@@ -122,13 +117,13 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
     let gains = Gains::new(iterations);
     Ok(SpsaConfig {
         command: "tune spsa".into(),
-        seed: args.seed.unwrap_or(DEFAULT_SEED).to_string(),
+        seed: args.seed.unwrap_or(DEFAULT_SEED),
         iterations,
         pairs_per_iteration,
         lag: args.lag.unwrap_or(0),
         base,
         base_hash,
-        rules: rules.to_string(),
+        rules,
         move_limit,
         ply_cap: args.ply_cap,
         big_a: gains.big_a,

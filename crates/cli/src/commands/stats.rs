@@ -8,11 +8,8 @@ use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, SprtModel, Trinomial, Ver
 
 /// Parses `--model`.
 pub fn parse_model(text: &str) -> anyhow::Result<SprtModel> {
-    match text.trim() {
-        "normalized" | "normalised" => Ok(SprtModel::Normalized),
-        "logistic" => Ok(SprtModel::Logistic),
-        other => bail!("--model '{other}': expected normalized or logistic"),
-    }
+    chuhan_arena::play::results::parse_model(text.trim())
+        .map_err(|_| anyhow::anyhow!("--model '{}': expected normalized or logistic", text.trim()))
 }
 
 /// The verdict as printed: `H0`, `H1` or `continue`.

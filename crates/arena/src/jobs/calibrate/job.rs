@@ -7,9 +7,10 @@ use crate::jobs::ladder::{
     analyse, describe_error, play, rating_games, Analysis, Gap, LadderConfig, LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
-use crate::play::results::{default_out_dir, today, ResultsDir};
+use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
 use crate::play::setup::Destination;
 use anyhow::{anyhow, bail, Context};
+use chuhan_engine::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -111,7 +112,7 @@ impl CalibrateSettings {
             anchors: Vec::new(),
             max_nodes: self.max_nodes,
             opening_plies: self.opening_plies,
-            rules: "asian".into(),
+            rules: RuleSet::Asian,
             move_limit: 120,
             bootstrap: self.bootstrap,
             players,
@@ -136,7 +137,7 @@ fn play_stage(
     quiet: bool,
 ) -> anyhow::Result<Analysis> {
     let (prepared, finished) = play(
-        ladder.run_config("calibrate"),
+        ladder.run_config(RunKind::Calibrate),
         stage_destination(dir),
         concurrency,
         quiet,

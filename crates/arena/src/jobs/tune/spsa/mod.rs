@@ -45,7 +45,6 @@ pub use storage::{
 use crate::play::config::{builtin_levels, parse_engine_config};
 use crate::play::game::{Adjudication, PlaySettings};
 use crate::play::limits::LimitSpec;
-use crate::play::results::git_state;
 use crate::play::setup::Destination;
 use crate::report::plots::spsa_svg;
 use crate::report::SpsaProgress;
@@ -99,7 +98,7 @@ pub fn run(
         Destination::New(dir) => (dir.clone(), false),
         Destination::Resume(dir) => (dir.clone(), true),
     };
-    let spsa = config.spsa()?;
+    let spsa = config.spsa();
     let (full_base, hash) = resolve_base(&config.base)?;
     if hash != config.base_hash {
         bail!(
@@ -129,7 +128,7 @@ pub fn run(
         openings: Openings::new(&config.openings, spsa.seed, total_pairs)?,
         settings: PlaySettings {
             game: GameConfig {
-                rules: config.rules.parse().map_err(anyhow::Error::msg)?,
+                rules: config.rules,
                 move_limit: config.move_limit,
             },
             limit: config.limit,
@@ -154,17 +153,7 @@ pub fn run(
     } else {
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
-        let (git_commit, git_dirty) = git_state();
-        let manifest = SpsaManifest {
-            chuhan_version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit,
-            git_dirty,
-            bench_signature: chuhan_engine::bench::SIGNATURE.to_string(),
-            created_unix: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-            config: config.clone(),
-        };
+        let manifest = SpsaManifest::new(config.clone());
         let mpath = dir.join("manifest.toml");
         std::fs::write(&mpath, toml::to_string(&manifest)?)
             .with_context(|| format!("cannot write {}", mpath.display()))?;

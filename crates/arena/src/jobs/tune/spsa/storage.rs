@@ -7,10 +7,10 @@ use super::parameters::SpsaParam;
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
-use crate::play::results::{default_out_dir, ResultsDir};
+use crate::play::results::{as_text, default_out_dir, Manifest, ResultsDir};
 use crate::play::setup::Destination;
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::{params, EngineConfig};
+use chuhan_engine::{params, EngineConfig, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -20,8 +20,9 @@ use std::path::Path;
 pub struct SpsaConfig {
     /// Always `tune spsa`.
     pub command: String,
-    /// Run seed (a string: TOML integers are signed 64-bit).
-    pub seed: String,
+    /// Run seed (written as a string: TOML integers are signed 64-bit).
+    #[serde(with = "as_text")]
+    pub seed: u64,
     /// `N`.
     pub iterations: u64,
     /// Game pairs per iteration.
@@ -32,8 +33,9 @@ pub struct SpsaConfig {
     pub base: String,
     /// FNV-1a of the base engine file, when the base is a file.
     pub base_hash: Option<String>,
-    /// `asian` or `check-only`.
-    pub rules: String,
+    /// Repetition rules (`asian` or `check-only` in the manifest).
+    #[serde(with = "as_text")]
+    pub rules: RuleSet,
     /// The judge's move limit.
     pub move_limit: u16,
     /// Draw games that reach this many plies.
@@ -53,26 +55,12 @@ pub struct SpsaConfig {
 }
 
 /// `manifest.toml` of a tuning run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SpsaManifest {
-    /// chuhan version that made the run.
-    pub chuhan_version: String,
-    /// Git commit of the source tree, or "unknown".
-    pub git_commit: String,
-    /// "true", "false" or "unknown".
-    pub git_dirty: String,
-    /// The engine's bench signature of this build.
-    pub bench_signature: String,
-    /// When the run was created (seconds since the Unix epoch).
-    pub created_unix: u64,
-    /// The configuration.
-    pub config: SpsaConfig,
-}
+pub type SpsaManifest = Manifest<SpsaConfig>;
 
 impl SpsaConfig {
     /// The SPSA settings of this configuration.
-    pub fn spsa(&self) -> anyhow::Result<Spsa> {
-        Ok(Spsa {
+    pub fn spsa(&self) -> Spsa {
+        Spsa {
             params: self.params.clone(),
             gains: Gains {
                 iterations: self.iterations,
@@ -82,11 +70,8 @@ impl SpsaConfig {
             },
             pairs_per_iteration: self.pairs_per_iteration,
             lag: self.lag,
-            seed: self
-                .seed
-                .parse()
-                .with_context(|| format!("seed '{}' is not a whole number", self.seed))?,
-        })
+            seed: self.seed,
+        }
     }
 }
 
