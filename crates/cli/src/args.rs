@@ -49,6 +49,8 @@ pub enum Command {
 
 /// `chuhan tune` methods.
 #[derive(Debug, Subcommand)]
+// Parsed once per process: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum TuneCommand {
     /// Texel tuning: fit the linear evaluation weights to game results by gradient descent.
     Texel(TexelArgs),
@@ -106,9 +108,6 @@ pub struct TexelArgs {
 /// `chuhan tune spsa`.
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("spsa_params").args(["params_file", "params"])))]
-#[command(group(clap::ArgGroup::new("spsa_limit").args(["nodes", "depth"])))]
-#[command(group(clap::ArgGroup::new("spsa_opening").args(["openings", "opening_plies"])))]
-#[command(group(clap::ArgGroup::new("spsa_dir").args(["out", "resume"])))]
 pub struct SpsaArgs {
     /// Parameter file: lines `name, start, min, max, c_end, r_end` (fishtest format, `#`
     /// comments).
@@ -131,42 +130,10 @@ pub struct SpsaArgs {
     /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
     #[arg(long)]
     pub base: Option<String>,
-    /// Nodes per move (default 2000).
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Depth per move.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Opening file: one FEN or EPD per line, shuffled by the seed and used in turn.
-    #[arg(long)]
-    pub openings: Option<PathBuf>,
-    /// Random plies from the start for generated openings (default 6).
-    #[arg(long)]
-    pub opening_plies: Option<u32>,
-    /// Run seed (default 1).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Results folder (default results/<date>-spsa/); must be absent or empty.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue the interrupted run in this folder.
-    #[arg(long)]
-    pub resume: Option<PathBuf>,
-    /// Repetition rules: `asian` or `check-only` (default asian).
-    #[arg(long)]
-    pub rules: Option<chuhan_engine::RuleSet>,
-    /// Moves per side after which the judge draws the game (default 120).
-    #[arg(long)]
-    pub move_limit: Option<u16>,
-    /// Draw any game that reaches this many plies.
-    #[arg(long)]
-    pub ply_cap: Option<u32>,
-    /// No progress output on stderr.
-    #[arg(long)]
-    pub quiet: bool,
+    /// The play flags shared with match and sprt (spsa takes a node or depth limit and no
+    /// adjudication or shard; nodes default to 2000).
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// `chuhan judge`.
@@ -215,13 +182,27 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
-/// Options shared by `chuhan match` and `chuhan sprt`.
+/// How a command that plays games runs them: games at once and progress output. Shared by
+/// match, sprt, spsa, ladder, calibrate and datagen.
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// Games played at once (default: all cores). Results do not depend on it. (`--threads`
+    /// is for threads inside one computation: perft, Texel tuning.)
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The play flags shared by `chuhan match`, `chuhan sprt` and `chuhan tune spsa`: limits,
+/// openings, seed, rules, adjudication, results folder, and the session flags.
 #[derive(Debug, Args, Clone)]
 #[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth", "movetime", "tc"])))]
 #[command(group(clap::ArgGroup::new("opening").args(["openings", "opening_plies"])))]
 #[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
 pub struct RunArgs {
-    /// Nodes per move (the default limit, 10000: reproducible).
+    /// Nodes per move (the default limit, reproducible: 10000; tune spsa: 2000).
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Depth per move.
@@ -233,7 +214,7 @@ pub struct RunArgs {
     /// Clock: `moves/seconds+increment` (e.g. 40/60+0.6) or `seconds+increment`.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Opening file: one FEN or EPD per line (`#` comments allowed).
+    /// Opening file: one FEN or EPD per line (`#` comments allowed), shuffled by the seed.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
     /// Random plies from the start for generated openings (default 6).
@@ -242,9 +223,6 @@ pub struct RunArgs {
     /// Run seed (default 1): the same seed and options give the same games.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
     /// Results folder (default results/<date>-<name>/); must be absent or empty.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
@@ -278,9 +256,9 @@ pub struct RunArgs {
     /// Play only pairs `i` modulo `n` (`--shard i/n`).
     #[arg(long)]
     pub shard: Option<String>,
-    /// No progress output on stderr.
-    #[arg(long)]
-    pub quiet: bool,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
 }
 
 /// `chuhan match`.
@@ -391,18 +369,15 @@ pub struct LadderArgs {
     /// Bootstrap replicates for the 95% intervals (overrides the file).
     #[arg(long)]
     pub bootstrap: Option<usize>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
     /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue the interrupted ladder in this folder.
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// No progress output on stderr.
-    #[arg(long)]
-    pub quiet: bool,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
 }
 
 /// `chuhan datagen`.
@@ -429,15 +404,15 @@ pub struct DatagenArgs {
     /// The engine that plays both sides (`default`, a level, or an engine .toml).
     #[arg(long, default_value = "default")]
     pub engine: String,
-    /// Worker threads (default: all cores). The output does not depend on it.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Output file (`FEN;result;ply;eval` lines and `#game` markers).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Continue an interrupted output file.
-    #[arg(long)]
-    pub resume: bool,
+    /// Output file (`FEN;result;ply;eval` lines and `#game` markers); must be absent or empty.
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted output file FILE (cut after its last complete game).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
 }
 
 /// `chuhan calibrate`.
@@ -476,9 +451,6 @@ pub struct CalibrateArgs {
     /// Bootstrap replicates for the intervals.
     #[arg(long, default_value_t = 500)]
     pub bootstrap: usize,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub concurrency: Option<usize>,
     /// Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty.
     #[arg(long, conflicts_with = "resume")]
     pub out: Option<PathBuf>,
@@ -488,7 +460,7 @@ pub struct CalibrateArgs {
     /// Exit 1 when a validated gap misses its target interval.
     #[arg(long)]
     pub strict: bool,
-    /// No progress output on stderr.
-    #[arg(long)]
-    pub quiet: bool,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
 }

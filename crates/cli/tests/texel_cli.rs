@@ -288,3 +288,43 @@ fn datagen_output_is_tuned_end_to_end() {
     );
     load_engine_config(&out.join("tuned.toml"), &builtin_levels()).unwrap();
 }
+
+#[test]
+fn datagen_resume_takes_the_file_and_finishes_it_as_one_run_would() {
+    let dir = temp_dir("datagen-resume");
+    let datagen = |games: &str, flag: &str, file: &Path| {
+        let (code, _, stderr) = chuhan(&[
+            "datagen",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--max-plies",
+            "80",
+            "--concurrency",
+            "2",
+            "--quiet",
+            flag,
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.is_empty(), "--quiet prints no progress: {stderr}");
+    };
+    let whole = dir.join("whole.txt");
+    let parts = dir.join("parts.txt");
+    datagen("4", "--out", &whole);
+    datagen("2", "--out", &parts);
+    // A torn last line, as an interrupted run leaves it: cut away on resume.
+    let mut text = std::fs::read_to_string(&parts).unwrap();
+    text.push_str("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1");
+    std::fs::write(&parts, text).unwrap();
+    datagen("4", "--resume", &parts);
+    assert_eq!(
+        std::fs::read_to_string(&parts).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    // Writing over a non-empty file needs --resume, and the error says so.
+    let (code, _, stderr) = chuhan(&["datagen", "--games", "1", "--out", whole.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--resume"), "{stderr}");
+}

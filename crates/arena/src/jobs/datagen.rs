@@ -212,7 +212,8 @@ pub fn run(
     let existing = std::fs::read_to_string(out).ok();
     let start = match (&existing, resume) {
         (Some(text), false) if !text.is_empty() => bail!(
-            "{} exists and is not empty; use --resume to continue it or choose another --out",
+            "{} exists and is not empty; continue it with --resume {} or choose another --out",
+            out.display(),
             out.display()
         ),
         (Some(text), true) => {

@@ -72,7 +72,13 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
             }
         }
     };
-    let gaps = calibrate::run(&settings, &dir, args.concurrency, args.quiet, &mut on_event)?;
+    let gaps = calibrate::run(
+        &settings,
+        &dir,
+        args.session.concurrency,
+        args.session.quiet,
+        &mut on_event,
+    )?;
     let failed = gaps.iter().filter(|c| !c.pass).count();
     if failed > 0 && args.strict {
         println!(

@@ -11,7 +11,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
     if args.games == 0 || args.nodes == 0 {
         bail!("--games and --nodes must be at least 1");
     }
-    if args.concurrency == Some(0) {
+    if args.session.concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
     let mut engine = resolve_engine(&args.engine, &builtin_levels())?;
@@ -27,22 +27,30 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         seed: args.seed,
         engine,
     };
+    // Like every command, `--resume` names what it continues (here the output file).
+    let (out, resume) = match (&args.resume, &args.out) {
+        (Some(file), _) => (file, true),
+        (None, Some(file)) => (file, false),
+        (None, None) => bail!("give --out FILE, or --resume FILE to continue one"),
+    };
     let start = std::time::Instant::now();
     let (games, positions) = generate(
         &config,
-        &args.out,
-        args.resume,
-        args.concurrency,
+        out,
+        resume,
+        args.session.concurrency,
         &mut |done, total, positions| {
-            eprintln!(
-                "datagen: {done}/{total} games, {positions} positions, {:.0} s",
-                start.elapsed().as_secs_f64()
-            );
+            if !args.session.quiet {
+                eprintln!(
+                    "datagen: {done}/{total} games, {positions} positions, {:.0} s",
+                    start.elapsed().as_secs_f64()
+                );
+            }
         },
     )?;
     println!(
         "wrote {games} games, {positions} positions to {} in {:.1} s",
-        args.out.display(),
+        out.display(),
         start.elapsed().as_secs_f64()
     );
     Ok(EXIT_OK)

@@ -50,7 +50,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
             config.command
         );
     }
-    let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
+    let plan = plan_from_config(&config, pairings(&config), args.run.session.concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
     let finished = execute(
@@ -58,7 +58,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         None,
         labels.clone(),
         Box::new(describe_elo),
-        args.run.quiet,
+        args.run.session.quiet,
     )?;
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);

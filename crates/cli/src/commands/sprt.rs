@@ -130,7 +130,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         .clone()
         .context("the manifest has no [config.sprt]")?;
     let sprt = sprt_of(&settings)?;
-    let plan = plan_from_config(&config, pairings(&config), args.run.concurrency)?;
+    let plan = plan_from_config(&config, pairings(&config), args.run.session.concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
     let describe = move |t: &Tally| {
@@ -149,7 +149,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         Some(Box::new(SprtStop::new(sprt))),
         labels.clone(),
         Box::new(describe),
-        args.run.quiet,
+        args.run.session.quiet,
     )?;
     let counted = tally(&finished.records, 1, finished.stopped_at);
     let t = counted[0];

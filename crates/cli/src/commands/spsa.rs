@@ -1,7 +1,7 @@
 //! `chuhan tune spsa`: flags to a validated [`SpsaConfig`], the library's SPSA job, the final
 //! table and the SPRT that must confirm the gain.
 
-use crate::args::SpsaArgs;
+use crate::args::{RunArgs, SpsaArgs};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::spsa::{
@@ -16,13 +16,22 @@ use chuhan_engine::GameConfig;
 
 /// Runs `chuhan tune spsa`.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
+    reject_unsupported(&args.run)?;
     // On --resume the settings come from the run; a command line that gives parameters must
     // then describe the same run.
     let given = args.params_file.is_some() || args.params.is_some();
-    let from_args = (args.resume.is_none() || given).then(|| config_from_args(args));
-    let (config, destination) =
-        spsa::choose_config(from_args, args.resume.as_deref(), args.out.as_deref())?;
-    let outcome = spsa::run(&config, &destination, args.concurrency, args.quiet)?;
+    let from_args = (args.run.resume.is_none() || given).then(|| config_from_args(args));
+    let (config, destination) = spsa::choose_config(
+        from_args,
+        args.run.resume.as_deref(),
+        args.run.out.as_deref(),
+    )?;
+    let outcome = spsa::run(
+        &config,
+        &destination,
+        args.run.session.concurrency,
+        args.run.session.quiet,
+    )?;
     let rows: Vec<Vec<String>> = outcome
         .spsa
         .params
@@ -81,13 +90,13 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
     if pairs_per_iteration == 0 {
         bail!("--pairs-per-iteration must be at least 1");
     }
-    let limit = match (args.nodes, args.depth) {
+    let limit = match (args.run.nodes, args.run.depth) {
         (_, Some(0)) => bail!("--depth must be at least 1"),
         (_, Some(d)) => LimitSpec::Depth(d),
         (Some(0), _) => bail!("--nodes must be at least 1"),
         (n, None) => LimitSpec::Nodes(n.unwrap_or(DEFAULT_NODES)),
     };
-    let openings = match &args.openings {
+    let openings = match &args.run.openings {
         Some(path) => {
             let (list, content_hash) = read_opening_file(path)?;
             if list.is_empty() {
@@ -99,25 +108,28 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
             }
         }
         None => {
-            let plies = args.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
+            let plies = args.run.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
             if plies == 0 {
                 bail!("--opening-plies must be at least 1");
             }
             OpeningSource::Generated { plies }
         }
     };
-    let rules = args.rules.unwrap_or_default();
-    let move_limit = args.move_limit.unwrap_or(GameConfig::default().move_limit);
+    let rules = args.run.rules.unwrap_or_default();
+    let move_limit = args
+        .run
+        .move_limit
+        .unwrap_or(GameConfig::default().move_limit);
     if move_limit == 0 {
         bail!("--move-limit must be at least 1");
     }
-    if args.ply_cap == Some(0) {
+    if args.run.ply_cap == Some(0) {
         bail!("--ply-cap must be at least 1");
     }
     let gains = Gains::new(iterations);
     Ok(SpsaConfig {
         command: "tune spsa".into(),
-        seed: args.seed.unwrap_or(DEFAULT_SEED),
+        seed: args.run.seed.unwrap_or(DEFAULT_SEED),
         iterations,
         pairs_per_iteration,
         lag: args.lag.unwrap_or(0),
@@ -125,7 +137,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         base_hash,
         rules,
         move_limit,
-        ply_cap: args.ply_cap,
+        ply_cap: args.run.ply_cap,
         big_a: gains.big_a,
         alpha: gains.alpha,
         gamma: gains.gamma,
@@ -133,4 +145,20 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         openings,
         params,
     })
+}
+
+/// The shared play flags that SPSA does not use: it plays node- or depth-limited game pairs,
+/// every pair, without adjudication.
+fn reject_unsupported(run: &RunArgs) -> anyhow::Result<()> {
+    let given = [
+        ("--movetime", run.movetime.is_some()),
+        ("--tc", run.tc.is_some()),
+        ("--resign-score", run.resign_score.is_some()),
+        ("--draw-score", run.draw_score.is_some()),
+        ("--shard", run.shard.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
+        bail!("tune spsa does not take {flag}: it plays node- or depth-limited game pairs without adjudication");
+    }
+    Ok(())
 }
