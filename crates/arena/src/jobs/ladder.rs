@@ -635,6 +635,24 @@ pub fn run(
     })
 }
 
+/// Fits the joint ratings of a played run (bootstrap seeded by `seed`); the error names the
+/// players concerned.
+pub fn fit_ratings(
+    prepared: &PreparedRun,
+    finished: &Finished,
+    seed: u64,
+    replicates: usize,
+) -> Result<Analysis, String> {
+    let names: Vec<String> = prepared
+        .config
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let games = rating_games(&finished.records, &names, None);
+    analyse(&games, &names, seed, replicates).map_err(|e| describe_error(&e, &names))
+}
+
 /// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, pairings.csv,
 /// ladder.svg).
 pub fn write_outputs(
@@ -643,16 +661,8 @@ pub fn write_outputs(
     replicates: usize,
     title: &str,
 ) -> anyhow::Result<Analysis> {
-    let names: Vec<String> = prepared
-        .config
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
-    let games = rating_games(&finished.records, &names, None);
-    let seed = prepared.config.seed;
-    let analysis = analyse(&games, &names, seed, replicates)
-        .map_err(|e| anyhow!("cannot fit ratings: {}", describe_error(&e, &names)))?;
+    let analysis = fit_ratings(prepared, finished, prepared.config.seed, replicates)
+        .map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
     let dir = finished.dir.path();
     finished
         .dir

@@ -75,6 +75,37 @@ pub enum OpeningError {
     /// `--opening-plies 0`.
     #[error("--opening-plies must be at least 1 (every pair needs its own opening)")]
     ZeroPlies,
+    /// The opening file of a run being continued is not the one it started with.
+    #[error("opening file {path} changed since the run started (content hash {found}, manifest says {expected})")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// Its hash now.
+        found: String,
+        /// Its hash in the manifest.
+        expected: String,
+    },
+}
+
+impl OpeningSource {
+    /// The positions of a file source, read again and checked against the hash the run was
+    /// started with (`None` for generated openings).
+    pub fn read_checked(&self) -> Result<Option<Vec<String>>, OpeningError> {
+        match self {
+            OpeningSource::File { path, content_hash } => {
+                let (list, hash) = read_opening_file(path)?;
+                if &hash != content_hash {
+                    return Err(OpeningError::Changed {
+                        path: path.clone(),
+                        found: hash,
+                        expected: content_hash.clone(),
+                    });
+                }
+                Ok(Some(list))
+            }
+            OpeningSource::Generated { .. } => Ok(None),
+        }
+    }
 }
 
 /// 64-bit FNV-1a of a byte string, as hex (a content fingerprint, not a security hash).

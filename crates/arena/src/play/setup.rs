@@ -4,7 +4,7 @@
 //! as it ends.
 
 use crate::play::game::PlaySettings;
-use crate::play::openings::{book_for, read_opening_file, OpeningSource};
+use crate::play::openings::book_for;
 use crate::play::player::resolve_player;
 use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig, RunKind};
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
@@ -134,19 +134,7 @@ pub fn plan_from_config(
         e.spec.check()?;
     }
     let schedule = Schedule::new(pairings, seed, config.shard);
-    let file_openings = match &config.openings {
-        OpeningSource::File { path, content_hash } => {
-            let (list, hash) = read_opening_file(path)?;
-            if &hash != content_hash {
-                bail!(
-                    "opening file {} changed since the run started (content hash {hash}, manifest says {content_hash})",
-                    path.display()
-                );
-            }
-            Some(list)
-        }
-        OpeningSource::Generated { .. } => None,
-    };
+    let file_openings = config.openings.read_checked()?;
     // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
     // small opening space before writing anything) and the rest as pairs need them.
     let count = schedule.total_pairs as usize;

@@ -7,7 +7,7 @@ use anyhow::bail;
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
-    choose_config, execute, plan_from_config, termination_rows, PreparedRun,
+    choose_config, execute, plan_from_config, termination_rows, Finished, PreparedRun,
 };
 use chuhan_arena::report::{describe_elo, summary_rows, table, tally};
 
@@ -43,13 +43,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         args.run.out.as_deref(),
         &default_name,
     )?;
-    if config.command != RunKind::Match {
-        bail!(
-            "that folder holds a '{}' run; resume it with chuhan {}",
-            config.command,
-            config.command
-        );
-    }
+    expect_kind(&config, RunKind::Match)?;
     let plan = plan_from_config(&config, pairings(&config), args.run.session.concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
@@ -62,8 +56,31 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     )?;
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);
-    finished.dir.write_summary(&header, &rows)?;
-    print!("{}", table(&header, &rows));
+    write_and_print_summary(&finished, &header, &rows)?;
+    print_played(&prepared, &finished);
+    Ok(EXIT_OK)
+}
+
+/// The folder being resumed must hold a run of this command.
+pub fn expect_kind(config: &RunConfig, kind: RunKind) -> anyhow::Result<()> {
+    if config.command != kind {
+        bail!(
+            "that folder holds a '{}' run; resume it with chuhan {}",
+            config.command,
+            config.command
+        );
+    }
+    Ok(())
+}
+
+/// Writes summary.csv and prints it, then the termination table (match and sprt).
+pub fn write_and_print_summary(
+    finished: &Finished,
+    header: &[&str],
+    rows: &[Vec<String>],
+) -> anyhow::Result<()> {
+    finished.dir.write_summary(header, rows)?;
+    print!("{}", table(header, rows));
     println!();
     print!(
         "{}",
@@ -73,6 +90,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         )
     );
     println!();
+    Ok(())
+}
+
+/// The last line of a match or sprt: games, time, speed, workers, folder.
+pub fn print_played(prepared: &PreparedRun, finished: &Finished) {
     println!(
         "played {} games in {:.1} s ({:.2} games/s) on {} workers; results in {}",
         finished.played,
@@ -81,5 +103,4 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         prepared.plan.concurrency,
         finished.dir.path().display()
     );
-    Ok(EXIT_OK)
 }

@@ -5,6 +5,7 @@
 //! [`chuhan_arena::play::runner`]): the same seed and options give the same verdict at the same pair, at any
 //! concurrency and across interruptions and `--resume`.
 
+use super::matches::{expect_kind, print_played, write_and_print_summary};
 use super::setup::config_from_args;
 use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
@@ -13,11 +14,8 @@ use anyhow::{bail, Context};
 use chuhan_arena::play::results::{RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
-use chuhan_arena::play::setup::{
-    choose_config, execute, plan_from_config, termination_rows, PreparedRun,
-};
-use chuhan_arena::report::{describe_elo, summary_rows};
-use chuhan_arena::report::{table, tally, Tally};
+use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, PreparedRun};
+use chuhan_arena::report::{describe_elo, summary_rows, tally, Tally};
 use chuhan_arena::stats::{Pentanomial, Sprt, SprtModel, Verdict};
 
 /// Default maximum number of game pairs.
@@ -118,13 +116,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         args.run.out.as_deref(),
         &default_name,
     )?;
-    if config.command != RunKind::Sprt {
-        bail!(
-            "that folder holds a '{}' run; resume it with chuhan {}",
-            config.command,
-            config.command
-        );
-    }
+    expect_kind(&config, RunKind::Sprt)?;
     let settings = config
         .sprt
         .clone()
@@ -163,17 +155,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         format!("{:.4}", sprt.upper_bound()),
         verdict_name(verdict).to_string(),
     ]);
-    finished.dir.write_summary(&header, &rows)?;
-    print!("{}", table(&header, &rows));
-    println!();
-    print!(
-        "{}",
-        table(
-            &["termination", "games"],
-            &termination_rows(&finished.records)
-        )
-    );
-    println!();
+    write_and_print_summary(&finished, &header, &rows)?;
     let names = &prepared.config.players;
     let (test, base) = (&names[0].name, &names[1].name);
     let unit = if settings.model == SprtModel::Logistic {
@@ -201,13 +183,6 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     if extra > 0 {
         println!("({extra} games played after the stop are recorded in games.csv but not counted)");
     }
-    println!(
-        "played {} games in {:.1} s ({:.2} games/s) on {} workers; results in {}",
-        finished.played,
-        finished.seconds,
-        finished.played as f64 / finished.seconds.max(1e-9),
-        prepared.plan.concurrency,
-        finished.dir.path().display()
-    );
+    print_played(&prepared, &finished);
     Ok(EXIT_OK)
 }

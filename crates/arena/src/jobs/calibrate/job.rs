@@ -3,9 +3,7 @@
 //! is a ladder run of its own (`grid/`, `validate/`).
 
 use super::{levels_toml, Calibration, Knob};
-use crate::jobs::ladder::{
-    analyse, describe_error, play, rating_games, Analysis, Gap, LadderConfig, LadderPlayer,
-};
+use crate::jobs::ladder::{fit_ratings, play, Analysis, Gap, LadderConfig, LadderPlayer};
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
 use crate::play::setup::Destination;
@@ -142,20 +140,8 @@ fn play_stage(
         concurrency,
         quiet,
     )?;
-    let names: Vec<String> = prepared
-        .config
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
-    let games = rating_games(&finished.records, &names, None);
-    analyse(&games, &names, seed, ladder.bootstrap).map_err(|e| {
-        anyhow!(
-            "cannot fit the {} stage: {}",
-            ladder.name,
-            describe_error(&e, &names)
-        )
-    })
+    fit_ratings(&prepared, &finished, seed, ladder.bootstrap)
+        .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {

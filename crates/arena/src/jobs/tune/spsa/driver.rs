@@ -3,7 +3,7 @@
 
 use super::gains::{Perturbation, Spsa};
 use crate::play::game::PlaySettings;
-use crate::play::openings::{book_for, read_opening_file, OpeningBook, OpeningSource};
+use crate::play::openings::{book_for, OpeningBook, OpeningSource};
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
 use crate::play::schedule::{game_seed, GameSpec};
@@ -235,14 +235,8 @@ impl Openings {
                 let book = book_for(source, None, count as usize, 1, seed)?;
                 Ok(Openings::Generated(book))
             }
-            OpeningSource::File { path, content_hash } => {
-                let (list, hash) = read_opening_file(path)?;
-                if &hash != content_hash {
-                    bail!(
-                        "opening file {} changed since the run started (content hash {hash}, manifest says {content_hash})",
-                        path.display()
-                    );
-                }
+            OpeningSource::File { path, .. } => {
+                let list = source.read_checked()?.unwrap_or_default();
                 if list.is_empty() {
                     bail!("opening file {} holds no position", path.display());
                 }
