@@ -2,6 +2,7 @@
 //! arguments in its own module.
 
 use chuhan_arena::jobs::tune::texel::Optimizer;
+use chuhan_arena::report::Audience;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -103,6 +104,9 @@ pub struct TexelArgs {
     /// Start from this engine config's parameters instead of the defaults.
     #[arg(long)]
     pub base: Option<PathBuf>,
+    /// Progress output.
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// `chuhan tune spsa`.
@@ -190,9 +194,51 @@ pub struct SessionArgs {
     /// is for threads inside one computation: perft, Texel tuning.)
     #[arg(long)]
     pub concurrency: Option<usize>,
+    /// Progress output.
+    #[command(flatten)]
+    pub progress: ProgressArgs,
+}
+
+impl SessionArgs {
+    /// Who the progress output is for.
+    pub fn audience(&self) -> Audience {
+        self.progress.audience()
+    }
+}
+
+/// How progress is shown on stderr: every long-running command takes these.
+#[derive(Debug, Args, Clone)]
+pub struct ProgressArgs {
     /// No progress output on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Progress output: `bar`, `plain` (a status line every 5 s) or `json` (one event object a
+    /// line). Default: a bar on a terminal, plain lines otherwise.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "quiet")]
+    pub progress: Option<ProgressFormat>,
+}
+
+/// `--progress` formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProgressFormat {
+    /// An indicatif bar.
+    Bar,
+    /// A plain status line every few seconds.
+    Plain,
+    /// One JSON object per event.
+    Json,
+}
+
+impl ProgressArgs {
+    /// Who the progress output is for.
+    pub fn audience(&self) -> Audience {
+        match self.progress {
+            Some(ProgressFormat::Bar) => Audience::Terminal,
+            Some(ProgressFormat::Plain) => Audience::Plain,
+            Some(ProgressFormat::Json) => Audience::Json,
+            None => Audience::detect(self.quiet),
+        }
+    }
 }
 
 /// The play flags shared by `chuhan match`, `chuhan sprt` and `chuhan tune spsa`: limits,

@@ -548,3 +548,39 @@ fn engine_players_are_reproducible_across_concurrency() {
         assert!(n.parse::<u64>().unwrap() > 0);
     }
 }
+
+#[test]
+fn json_progress_is_one_event_object_a_line() {
+    let dir = std::env::temp_dir().join(format!("chuhan-json-progress-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, out, err) = chuhan(&[
+        "match",
+        "--player",
+        "greedy",
+        "--player",
+        "random",
+        "--pairs",
+        "2",
+        "--progress",
+        "json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let events: Vec<serde_json::Value> = err
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(events[0]["event"], "started", "{err}");
+    assert_eq!(events[0]["job"], "match");
+    assert_eq!(events[0]["unit"], "game");
+    assert_eq!(events[0]["total"], 4);
+    assert_eq!(events.last().unwrap()["event"], "finished", "{err}");
+    let last_advance = events
+        .iter()
+        .rev()
+        .find(|e| e["event"] == "advanced")
+        .expect("an advanced event");
+    assert_eq!(last_advance["done"], 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,7 @@
 //! so an interrupted file is resumed by cutting it after the last marker. Games are written
 //! in index order whatever the concurrency, so the same seed gives the same file.
 
+use crate::report::Progress;
 use anyhow::{bail, Context};
 use chuhan_engine::{
     Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, Move, MoveList,
@@ -200,14 +201,14 @@ pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
     Ok((keep, games))
 }
 
-/// Runs datagen into `out`, resuming when asked. Calls `progress(done, total, positions)`
-/// after each batch. Returns (games, positions) written by this call.
+/// Runs datagen into `out`, resuming when asked, reporting [`Progress`] (games done, positions
+/// written) after each batch. Returns (games, positions) written by this call.
 pub fn run(
     config: &DatagenConfig,
     out: &Path,
     resume: bool,
     threads: Option<usize>,
-    progress: &mut dyn FnMut(u64, u64, u64),
+    on_progress: &mut dyn FnMut(&Progress),
 ) -> anyhow::Result<(u64, u64)> {
     let existing = std::fs::read_to_string(out).ok();
     let start = match (&existing, resume) {
@@ -239,6 +240,14 @@ pub fn run(
     let pool = crate::thread_pool(threads)?;
     let workers = pool.current_num_threads() as u64;
     let batch = (workers * 4).max(1);
+    on_progress(&Progress::Started {
+        job: "datagen".into(),
+        unit: "game".into(),
+        total: config.games,
+        done: start,
+        workers: workers as usize,
+        line_per_unit: false,
+    });
     let mut next = start;
     let mut positions = 0u64;
     while next < config.games {
@@ -259,7 +268,11 @@ pub fn run(
         }
         file.flush()?;
         next = end;
-        progress(next, config.games, positions);
+        on_progress(&Progress::Advanced {
+            done: next,
+            status: format!("{positions} positions"),
+        });
     }
+    on_progress(&Progress::Finished);
     Ok((next - start, positions))
 }

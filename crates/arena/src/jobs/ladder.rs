@@ -11,7 +11,7 @@ use crate::play::runner::PlayedGame;
 use crate::play::schedule::Pairing;
 use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
 use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
-use crate::report::describe_elo;
+use crate::report::{describe_elo, Audience};
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{GameResult, RuleSet};
 use serde::Deserialize;
@@ -533,13 +533,13 @@ pub fn play(
     config: RunConfig,
     destination: Destination,
     concurrency: Option<usize>,
-    quiet: bool,
+    audience: Audience,
 ) -> anyhow::Result<(PreparedRun, Finished)> {
     let pairings = arena_pairings(&config.pairings, config.pairs);
     let plan = plan_from_config(&config, pairings, concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();
-    let finished = execute(&prepared, None, labels, Box::new(describe_elo), quiet)?;
+    let finished = execute(&prepared, None, labels, Box::new(describe_elo), audience)?;
     Ok((prepared, finished))
 }
 
@@ -615,9 +615,9 @@ pub const RATING_HEADER: [&str; 8] = ["rank", "name", "elo", "-", "+", "games", 
 pub fn run(
     plan: LadderPlan,
     concurrency: Option<usize>,
-    quiet: bool,
+    audience: Audience,
 ) -> anyhow::Result<LadderOutcome> {
-    let (prepared, finished) = play(plan.config, plan.destination, concurrency, quiet)?;
+    let (prepared, finished) = play(plan.config, plan.destination, concurrency, audience)?;
     if let Some(copy) = &plan.copy {
         let path = finished.dir.path().join(LADDER_COPY);
         std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;

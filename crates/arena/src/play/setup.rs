@@ -9,7 +9,7 @@ use crate::play::player::resolve_player;
 use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig, RunKind};
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
-use crate::report::{Describe, Reporter};
+use crate::report::{Audience, Describe, Reporter};
 use anyhow::{bail, Context};
 use chuhan_engine::GameConfig;
 use std::collections::BTreeMap;
@@ -230,7 +230,7 @@ pub fn execute(
     stop: Option<Box<dyn StopRule + '_>>,
     labels: Vec<String>,
     describe: Describe,
-    quiet: bool,
+    audience: Audience,
 ) -> anyhow::Result<Finished> {
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
@@ -244,7 +244,8 @@ pub fn execute(
             (ResultsDir::reopen(path)?, done)
         }
     };
-    let mut reporter = Reporter::new(labels, describe, quiet);
+    let job = prepared.config.command.to_string();
+    let mut reporter = Reporter::new(&job, labels, describe, audience);
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
     let outcome = std::thread::scope(|scope| {

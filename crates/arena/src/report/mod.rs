@@ -1,18 +1,15 @@
-//! The one reporter: consumes runner events, shows progress on stderr (an indicatif bar on a
-//! terminal, otherwise a plain status line every few seconds) and prints the final tables on
-//! stdout.
+//! Reporting: the one progress contract of every job ([`progress`]: events, and a reporter per
+//! audience), the adapter from the runner's game events to it ([`Reporter`]), the result
+//! tables and every plot ([`plots`]).
 
 pub mod plots;
-mod spsa;
+pub mod progress;
 
-pub use spsa::SpsaProgress;
+pub use progress::{Audience, Progress, ProgressReporter};
 
 use crate::play::runner::{Event, PlayedGame};
 use crate::stats::{Estimate, Pentanomial, Trinomial};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
-use std::time::{Duration, Instant};
 
 /// Results of one pairing from its first player's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -173,16 +170,13 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
 /// A function that describes a tally in a few words (Elo, LLR...), supplied by the command.
 pub type Describe = Box<dyn Fn(&Tally) -> String + Send>;
 
-/// The reporter of a run.
+/// Turns the runner's events into [`Progress`] for one audience: counts games, keeps the live
+/// W-D-L and pentanomial of every pairing, and describes them in the status line.
 pub struct Reporter {
-    bar: Option<ProgressBar>,
-    plain: bool,
-    last_plain: Instant,
-    plain_every: Duration,
-    start: Instant,
-    total: u64,
+    progress: ProgressReporter,
+    job: String,
+    already: u64,
     done: u64,
-    resumed: u64,
     played: u64,
     live: Vec<Tally>,
     labels: Vec<String>,
@@ -190,27 +184,14 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// A reporter for pairings labelled `labels` (e.g. `greedy vs random`); `describe` adds
-    /// statistics to the progress line. `quiet` hides all progress output.
-    pub fn new(labels: Vec<String>, describe: Describe, quiet: bool) -> Reporter {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (!quiet && terminal).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  ETA {eta}")
-                    .expect("valid template"),
-            );
-            bar
-        });
+    /// A reporter of job `job` for pairings labelled `labels` (e.g. `greedy vs random`);
+    /// `describe` adds statistics to the status line.
+    pub fn new(job: &str, labels: Vec<String>, describe: Describe, audience: Audience) -> Reporter {
         Reporter {
-            bar,
-            plain: !quiet && !terminal,
-            last_plain: Instant::now(),
-            plain_every: Duration::from_secs(5),
-            start: Instant::now(),
-            total: 0,
+            progress: ProgressReporter::new(audience),
+            job: job.to_string(),
+            already: 0,
             done: 0,
-            resumed: 0,
             played: 0,
             live: vec![Tally::default(); labels.len()],
             labels,
@@ -223,9 +204,9 @@ impl Reporter {
         self.played
     }
 
-    /// Seconds since the reporter started.
+    /// Seconds since the run started.
     pub fn elapsed(&self) -> f64 {
-        self.start.elapsed().as_secs_f64()
+        self.progress.elapsed()
     }
 
     fn status(&self) -> String {
@@ -261,6 +242,17 @@ impl Reporter {
         parts.join(" | ")
     }
 
+    fn advance(&mut self) {
+        // Games loaded from an earlier run are counted at the start, not shown one by one.
+        if self.done >= self.already {
+            let status = self.status();
+            self.progress.on(&Progress::Advanced {
+                done: self.done,
+                status,
+            });
+        }
+    }
+
     /// Handles one event.
     pub fn on_event(&mut self, event: &Event) {
         match event {
@@ -269,32 +261,23 @@ impl Reporter {
                 already_done,
                 workers,
             } => {
-                self.total = *total_games;
-                if let Some(bar) = &self.bar {
-                    bar.set_length(*total_games);
-                }
-                if self.plain && *already_done > 0 {
-                    eprintln!("resuming: {already_done} of {total_games} games already played");
-                }
-                if self.plain {
-                    eprintln!("{total_games} games on {workers} workers");
-                }
+                self.already = *already_done;
+                self.progress.on(&Progress::Started {
+                    job: self.job.clone(),
+                    unit: "game".into(),
+                    total: *total_games,
+                    done: *already_done,
+                    workers: *workers,
+                    line_per_unit: false,
+                });
             }
             Event::GameFinished { record, resumed } => {
                 self.done += 1;
-                if *resumed {
-                    self.resumed += 1;
-                } else {
+                if !*resumed {
                     self.played += 1;
                 }
                 self.live[record.pairing].add_game(first_score(record));
-                if let Some(bar) = &self.bar {
-                    bar.set_position(self.done);
-                    if *resumed {
-                        // Loaded games say nothing about the speed of this session.
-                        bar.reset_eta();
-                    }
-                }
+                self.advance();
             }
             Event::PairFinished {
                 pairing,
@@ -303,52 +286,18 @@ impl Reporter {
                 ..
             } => {
                 self.live[*pairing].add_pair(*first, *second);
-                if let Some(bar) = &self.bar {
-                    bar.set_message(self.status());
-                }
+                self.advance();
             }
-            Event::Stopped { at_pair } => {
-                let text = format!("stop rule reached at pair {at_pair}; finishing running games");
-                match &self.bar {
-                    Some(bar) => bar.println(text),
-                    None if self.plain => eprintln!("{text}"),
-                    None => {}
-                }
-            }
-            Event::RunFinished { .. } => {
-                if let Some(bar) = &self.bar {
-                    bar.finish_and_clear();
-                }
-                if self.plain {
-                    self.print_plain();
-                }
-            }
+            Event::Stopped { at_pair } => self.progress.on(&Progress::Note {
+                text: format!("stop rule reached at pair {at_pair}; finishing running games"),
+            }),
+            Event::RunFinished { .. } => self.progress.on(&Progress::Finished),
         }
-        self.tick();
     }
 
     /// Prints the plain status line when one is due (call now and then when no event comes).
     pub fn tick(&mut self) {
-        if self.plain && self.last_plain.elapsed() >= self.plain_every {
-            self.print_plain();
-        }
-    }
-
-    fn print_plain(&mut self) {
-        self.last_plain = Instant::now();
-        let rate = self.played as f64 / self.elapsed().max(1e-9);
-        let left = self.total.saturating_sub(self.done);
-        let eta = if rate > 0.0 {
-            format!("{:.0}s", left as f64 / rate)
-        } else {
-            "-".to_string()
-        };
-        eprintln!(
-            "games {}/{}  {}  {rate:.1} games/s  ETA {eta}",
-            self.done,
-            self.total,
-            self.status()
-        );
+        self.progress.tick();
     }
 }
 

@@ -76,7 +76,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         &settings,
         &dir,
         args.session.concurrency,
-        args.session.quiet,
+        args.session.audience(),
         &mut on_event,
     )?;
     let failed = gaps.iter().filter(|c| !c.pass).count();

@@ -5,6 +5,7 @@ use crate::EXIT_OK;
 use anyhow::bail;
 use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig};
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
+use chuhan_arena::report::ProgressReporter;
 
 /// Runs the command.
 pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
@@ -34,19 +35,13 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         (None, None) => bail!("give --out FILE, or --resume FILE to continue one"),
     };
     let start = std::time::Instant::now();
+    let mut reporter = ProgressReporter::new(args.session.audience());
     let (games, positions) = generate(
         &config,
         out,
         resume,
         args.session.concurrency,
-        &mut |done, total, positions| {
-            if !args.session.quiet {
-                eprintln!(
-                    "datagen: {done}/{total} games, {positions} positions, {:.0} s",
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        },
+        &mut |event| reporter.on(event),
     )?;
     println!(
         "wrote {games} games, {positions} positions to {} in {:.1} s",

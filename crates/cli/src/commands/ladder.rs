@@ -48,7 +48,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             LadderPlan::new(&ladder, dir)?
         }
     };
-    let outcome = ladder::run(plan, args.session.concurrency, args.session.quiet)?;
+    let outcome = ladder::run(plan, args.session.concurrency, args.session.audience())?;
     print_ratings(&outcome.analysis);
     println!(
         "played {} games in {:.1} s on {} workers; results in {}",

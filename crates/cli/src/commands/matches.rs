@@ -52,7 +52,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         None,
         labels.clone(),
         Box::new(describe_elo),
-        args.run.session.quiet,
+        args.run.session.audience(),
     )?;
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);

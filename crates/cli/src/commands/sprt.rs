@@ -141,7 +141,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         Some(Box::new(SprtStop::new(sprt))),
         labels.clone(),
         Box::new(describe),
-        args.run.session.quiet,
+        args.run.session.audience(),
     )?;
     let counted = tally(&finished.records, 1, finished.stopped_at);
     let t = counted[0];

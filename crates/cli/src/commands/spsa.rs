@@ -30,7 +30,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
         &config,
         &destination,
         args.run.session.concurrency,
-        args.run.session.quiet,
+        args.run.session.audience(),
     )?;
     let rows: Vec<Vec<String>> = outcome
         .spsa

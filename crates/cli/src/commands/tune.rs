@@ -4,12 +4,11 @@
 use crate::args::{TexelArgs, TuneCommand};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::jobs::tune::texel::{self, TexelEvent, TexelProblem, TexelSettings};
+use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
 use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
 use chuhan_arena::play::config::{builtin_levels, load_engine_config};
+use chuhan_arena::report::ProgressReporter;
 use chuhan_engine::EngineConfig;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Runs a `chuhan tune` method.
@@ -96,49 +95,10 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         optimizer: args.optimizer,
         k: args.k,
     };
-    let plain = !std::io::stderr().is_terminal();
-    let bar = if plain {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(args.epochs as u64), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} epochs  {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(if args.k.is_some() {
-        "tuning"
-    } else {
-        "fitting K"
-    });
-    let epochs = args.epochs;
+    let mut reporter = ProgressReporter::new(args.progress.audience());
     let outcome = pool.install(|| {
-        texel::tune(&problem, &settings, |event| match event {
-            TexelEvent::K { k, fitted } => {
-                let how = if fitted { "fitted" } else { "given" };
-                if plain {
-                    eprintln!("K = {k:.6} ({how})");
-                } else {
-                    bar.println(format!("K = {k:.6} ({how})"));
-                    bar.set_message("tuning");
-                }
-            }
-            TexelEvent::Epoch(e) => {
-                let text = match e.validation {
-                    Some(v) => format!("train {:.6}  validation {v:.6}", e.train),
-                    None => format!("train {:.6}", e.train),
-                };
-                if plain {
-                    eprintln!("epoch {}/{epochs}  {text}", e.epoch);
-                } else {
-                    bar.set_position(e.epoch as u64);
-                    bar.set_message(text);
-                }
-            }
-        })
+        texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
     });
-    bar.finish_and_clear();
 
     let (commit, dirty) = chuhan_arena::play::results::git_state();
     let header = vec![

@@ -7,6 +7,7 @@ use crate::jobs::ladder::{fit_ratings, play, Analysis, Gap, LadderConfig, Ladder
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
 use crate::play::setup::Destination;
+use crate::report::Audience;
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::RuleSet;
 use serde::{Deserialize, Serialize};
@@ -132,13 +133,13 @@ fn play_stage(
     dir: &Path,
     seed: u64,
     concurrency: Option<usize>,
-    quiet: bool,
+    audience: Audience,
 ) -> anyhow::Result<Analysis> {
     let (prepared, finished) = play(
         ladder.run_config(RunKind::Calibrate),
         stage_destination(dir),
         concurrency,
-        quiet,
+        audience,
     )?;
     fit_ratings(&prepared, &finished, seed, ladder.bootstrap)
         .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))
@@ -208,7 +209,7 @@ pub fn run(
     settings: &CalibrateSettings,
     dir: &Path,
     concurrency: Option<usize>,
-    quiet: bool,
+    audience: Audience,
     on_event: &mut dyn FnMut(CalibrationEvent),
 ) -> anyhow::Result<Vec<GapCheck>> {
     settings.check()?;
@@ -225,7 +226,13 @@ pub fn run(
         .collect();
     let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
     grid.validate("calibration grid")?;
-    let fit = play_stage(&grid, &dir.join("grid"), settings.seed, concurrency, quiet)?;
+    let fit = play_stage(
+        &grid,
+        &dir.join("grid"),
+        settings.seed,
+        concurrency,
+        audience,
+    )?;
     let measured: Vec<(f64, f64, f64)> = settings
         .grid
         .iter()
@@ -318,7 +325,7 @@ pub fn run(
         &dir.join("validate"),
         settings.seed ^ 1,
         concurrency,
-        quiet,
+        audience,
     )?;
     let mut gaps = Vec::new();
     let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");

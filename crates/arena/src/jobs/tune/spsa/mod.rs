@@ -47,9 +47,10 @@ use crate::play::game::{Adjudication, PlaySettings};
 use crate::play::limits::LimitSpec;
 use crate::play::setup::Destination;
 use crate::report::plots::spsa_svg;
-use crate::report::SpsaProgress;
+use crate::report::{Audience, Progress, ProgressReporter};
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{params, GameConfig};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -87,12 +88,12 @@ pub struct SpsaOutcome {
 
 /// Runs (or resumes) the tuning run `config` in `destination` with `concurrency` games at once
 /// (all cores when `None`): writes the manifest and spsa.csv as iterations complete, then
-/// spsa.svg and tuned.toml. `quiet` hides the progress on stderr.
+/// spsa.svg and tuned.toml. Progress goes to `audience`.
 pub fn run(
     config: &SpsaConfig,
     destination: &Destination,
     concurrency: Option<usize>,
-    quiet: bool,
+    audience: Audience,
 ) -> anyhow::Result<SpsaOutcome> {
     let (dir, resumed) = match destination {
         Destination::New(dir) => (dir.clone(), false),
@@ -167,17 +168,32 @@ pub fn run(
         .with_context(|| format!("cannot open {}", csv_path.display()))?;
 
     let already = history.len() as u64 - 1;
-    let mut progress = SpsaProgress::new(spsa.gains.iterations, already, quiet);
+    let mut progress = ProgressReporter::new(audience);
+    progress.on(&Progress::Started {
+        job: "spsa".into(),
+        unit: "iteration".into(),
+        total: spsa.gains.iterations,
+        done: already,
+        workers: concurrency,
+        line_per_unit: false,
+    });
+    let mut wdl = [0u64; 3];
     let start = Instant::now();
     let mut on_row = |row: &IterationRow| -> anyhow::Result<()> {
         writeln!(csv, "{}", csv_line(row))
             .and_then(|()| csv.flush())
             .with_context(|| format!("cannot write {}", csv_path.display()))?;
-        progress.on_row(row, &spsa.params);
+        wdl[0] += row.wins;
+        wdl[1] += row.draws;
+        wdl[2] += row.losses;
+        progress.on(&Progress::Advanced {
+            done: row.iteration,
+            status: iteration_status(wdl, row, &spsa.params),
+        });
         Ok(())
     };
     let outcome = drive(&spsa, history, &games, concurrency, &mut on_row);
-    progress.finish();
+    progress.on(&Progress::Finished);
     let history = outcome.map_err(|e| {
         anyhow!(
             "{e:#}; the iterations completed so far are kept in {}, continue with --resume {}",
@@ -221,6 +237,18 @@ pub fn run(
         dir,
         sprt_command: sprt,
     })
+}
+
+/// The status of a run after `row`: W-D-L so far and (up to four) parameters' theta.
+fn iteration_status(wdl: [u64; 3], row: &IterationRow, params: &[SpsaParam]) -> String {
+    let mut s = format!("W-D-L {}-{}-{}", wdl[0], wdl[1], wdl[2]);
+    for (p, t) in params.iter().zip(&row.theta).take(4) {
+        let _ = write!(s, "  {}={t:.1}", p.name);
+    }
+    if params.len() > 4 {
+        s.push_str("  ...");
+    }
+    s
 }
 
 /// Test helpers shared by the submodules' tests: parameters, settings and a simulated objective.

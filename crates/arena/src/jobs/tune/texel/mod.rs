@@ -23,6 +23,7 @@ pub mod output;
 pub use data::{parse_data, read_data, split, DataError, LabelledPosition, Split};
 pub use output::{summary_text, tuned_config_toml, write_csv, write_outputs};
 
+use crate::report::Progress;
 use chuhan_engine::{params, Params};
 use rayon::prelude::*;
 use std::fmt;
@@ -451,6 +452,43 @@ pub enum TexelEvent<'a> {
     },
     /// The losses after an epoch.
     Epoch(&'a EpochLosses),
+}
+
+impl TexelEvent<'_> {
+    /// The event as the [`Progress`] every job reports (epochs are the unit).
+    pub fn progress(&self) -> Progress {
+        match self {
+            TexelEvent::K { k, fitted } => Progress::Note {
+                text: format!("K = {k:.6} ({})", if *fitted { "fitted" } else { "given" }),
+            },
+            TexelEvent::Epoch(e) => Progress::Advanced {
+                done: e.epoch as u64,
+                status: match e.validation {
+                    Some(v) => format!("train {:.6}  validation {v:.6}", e.train),
+                    None => format!("train {:.6}", e.train),
+                },
+            },
+        }
+    }
+}
+
+/// [`tune`] reporting [`Progress`]: started (epochs as the unit), K, every epoch, finished.
+pub fn tune_with_progress(
+    problem: &TexelProblem,
+    settings: &TexelSettings,
+    on_progress: &mut dyn FnMut(&Progress),
+) -> TexelOutcome {
+    on_progress(&Progress::Started {
+        job: "texel".into(),
+        unit: "epoch".into(),
+        total: settings.epochs as u64,
+        done: 0,
+        workers: rayon::current_num_threads(),
+        line_per_unit: true,
+    });
+    let outcome = tune(problem, settings, |event| on_progress(&event.progress()));
+    on_progress(&Progress::Finished);
+    outcome
 }
 
 /// Runs the tuner: fits (or takes) K, then `settings.epochs` full-batch steps, clamping every
