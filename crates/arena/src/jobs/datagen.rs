@@ -11,11 +11,11 @@
 //! so an interrupted file is resumed by cutting it after the last marker. Games are written
 //! in index order whatever the concurrency, so the same seed gives the same file.
 
+use crate::play::player::playable_moves;
 use crate::report::Progress;
 use anyhow::{bail, Context};
 use chuhan_engine::{
-    Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, Move, MoveList,
-    Position,
+    Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, MoveList, Position,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -95,19 +95,7 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
         if legal.is_empty() {
             break;
         }
-        let allowed: Vec<Move> = {
-            let all: Vec<Move> = legal.iter().copied().collect();
-            let ok: Vec<Move> = all
-                .iter()
-                .copied()
-                .filter(|&m| !game.would_forfeit(m))
-                .collect();
-            if ok.is_empty() {
-                all
-            } else {
-                ok
-            }
-        };
+        let allowed = playable_moves(&mut game);
         let mv = if ply < config.random_plies {
             allowed[rng.gen_range(0..allowed.len())]
         } else {

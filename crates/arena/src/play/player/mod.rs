@@ -88,7 +88,7 @@ pub trait Player: Send {
 }
 
 /// Legal moves that do not lose by a repetition rule, or all legal moves when every one does.
-pub(crate) fn playable_moves(game: &mut Game) -> Vec<Move> {
+pub fn playable_moves(game: &mut Game) -> Vec<Move> {
     let all: Vec<Move> = game.legal_moves().iter().copied().collect();
     let safe: Vec<Move> = all
         .iter()
