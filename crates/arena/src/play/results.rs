@@ -8,7 +8,7 @@ use crate::play::openings::OpeningSource;
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::{Schedule, Shard};
 use crate::stats::SprtModel;
-use chuhan_engine::{GameResult, RuleSet};
+use chuhan_engine::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -264,64 +264,43 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ResultsError + '_ {
     }
 }
 
-/// One games.csv row.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
-    /// Global pair index.
-    pub pair: u64,
-    /// Global game index.
-    pub game: u64,
-    /// Opening FEN.
-    pub opening: String,
-    /// Red player.
-    pub red: String,
-    /// Black player.
-    pub black: String,
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: String,
-    /// Termination name.
-    pub termination: String,
-    /// Plies played.
-    pub plies: u32,
-    /// Nodes.
-    pub nodes: u64,
-    /// Wall seconds.
-    pub seconds: f64,
-    /// Game seed.
-    pub seed: u64,
-    /// Moves, UCI, space separated.
-    pub moves: String,
-}
-
 /// The games.csv header.
 pub const GAMES_HEADER: &str =
     "pair,game,opening,red,black,result,termination,plies,nodes,seconds,seed,moves";
 
-fn parse_result(text: &str) -> Option<GameResult> {
-    match text {
-        "1-0" => Some(GameResult::RedWins),
-        "0-1" => Some(GameResult::BlackWins),
-        "1/2-1/2" => Some(GameResult::Draw),
-        _ => None,
-    }
-}
+/// How a [`PlayedGame`] is written in games.csv: the result as `1-0`, `0-1` or `1/2-1/2`, the
+/// wall time rounded to 0.1 ms. (The pairing is not written: a resumed run takes it from the
+/// schedule.)
+pub mod csv_fields {
+    use chuhan_engine::GameResult;
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl From<&PlayedGame> for GameRow {
-    fn from(r: &PlayedGame) -> Self {
-        GameRow {
-            pair: r.pair,
-            game: r.game,
-            opening: r.opening.clone(),
-            red: r.red.clone(),
-            black: r.black.clone(),
-            result: r.result.as_pgn().to_string(),
-            termination: r.termination.clone(),
-            plies: r.plies,
-            nodes: r.nodes,
-            seconds: (r.seconds * 1e4).round() / 1e4,
-            seed: r.seed,
-            moves: r.moves.clone(),
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub mod result {
+        use super::*;
+
+        /// Writes the PGN form.
+        pub fn serialize<S: Serializer>(result: &GameResult, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(result.as_pgn())
         }
+
+        /// Reads the PGN form.
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
+            let text = String::deserialize(d)?;
+            match text.as_str() {
+                "1-0" => Ok(GameResult::RedWins),
+                "0-1" => Ok(GameResult::BlackWins),
+                "1/2-1/2" => Ok(GameResult::Draw),
+                _ => Err(serde::de::Error::custom(format!(
+                    "result '{text}' is not 1-0, 0-1 or 1/2-1/2"
+                ))),
+            }
+        }
+    }
+
+    /// Seconds rounded to four decimals.
+    pub fn rounded_seconds<S: Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((seconds * 1e4).round() / 1e4)
     }
 }
 
@@ -417,9 +396,9 @@ impl ResultsDir {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         let mut reader = csv::ReaderBuilder::new().from_reader(complete);
-        for (i, row) in reader.deserialize::<GameRow>().enumerate() {
+        for (i, row) in reader.deserialize::<PlayedGame>().enumerate() {
             let line = i as u64 + 2;
-            let row = row.map_err(|e| row_err(line, e.to_string()))?;
+            let mut row = row.map_err(|e| row_err(line, e.to_string()))?;
             let spec = by_index.get(&row.game).ok_or_else(|| {
                 row_err(
                     line,
@@ -446,27 +425,8 @@ impl ResultsDir {
             if !seen.insert(row.game) {
                 return Err(row_err(line, format!("game {} appears twice", row.game)));
             }
-            let result = parse_result(&row.result).ok_or_else(|| {
-                row_err(
-                    line,
-                    format!("result '{}' is not 1-0, 0-1 or 1/2-1/2", row.result),
-                )
-            })?;
-            out.push(PlayedGame {
-                pair: row.pair,
-                game: row.game,
-                pairing: spec.pairing,
-                opening: row.opening,
-                red: row.red,
-                black: row.black,
-                result,
-                termination: row.termination,
-                plies: row.plies,
-                nodes: row.nodes,
-                seconds: row.seconds,
-                seed: row.seed,
-                moves: row.moves,
-            });
+            row.pairing = spec.pairing;
+            out.push(row);
         }
         Ok(out)
     }
@@ -489,12 +449,10 @@ impl ResultsDir {
     /// Appends one game and flushes it to the file.
     pub fn append(&mut self, record: &PlayedGame) -> Result<(), ResultsError> {
         let gpath = self.dir.join("games.csv");
-        self.games
-            .serialize(GameRow::from(record))
-            .map_err(|e| ResultsError::Io {
-                path: gpath.clone(),
-                source: std::io::Error::other(e),
-            })?;
+        self.games.serialize(record).map_err(|e| ResultsError::Io {
+            path: gpath.clone(),
+            source: std::io::Error::other(e),
+        })?;
         self.games.flush().map_err(io(&gpath))
     }
 

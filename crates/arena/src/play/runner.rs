@@ -12,6 +12,7 @@ use crate::play::openings::OpeningBook;
 use crate::play::player::{Player, PlayerSpec};
 use crate::play::schedule::{splitmix64, GameSpec, Schedule};
 use chuhan_engine::{GameResult, Position};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
@@ -26,14 +27,16 @@ pub struct Entrant {
     pub spec: PlayerSpec,
 }
 
-/// A finished game, as stored in games.csv.
-#[derive(Clone, Debug, PartialEq)]
+/// A finished game, as stored in games.csv (one row each; see
+/// [`crate::play::results::csv_fields`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayedGame {
     /// Global pair index.
     pub pair: u64,
     /// Global game index.
     pub game: u64,
-    /// Pairing index.
+    /// Pairing index (not in games.csv: the schedule gives it).
+    #[serde(skip)]
     pub pairing: usize,
     /// Opening FEN.
     pub opening: String,
@@ -41,7 +44,8 @@ pub struct PlayedGame {
     pub red: String,
     /// Black player's name.
     pub black: String,
-    /// Result.
+    /// Result (`1-0`, `0-1`, `1/2-1/2` in games.csv).
+    #[serde(with = "crate::play::results::csv_fields::result")]
     pub result: GameResult,
     /// Termination name.
     pub termination: String,
@@ -50,6 +54,7 @@ pub struct PlayedGame {
     /// Nodes reported by both players.
     pub nodes: u64,
     /// Wall time, seconds.
+    #[serde(serialize_with = "crate::play::results::csv_fields::rounded_seconds")]
     pub seconds: f64,
     /// The game's seed.
     pub seed: u64,
