@@ -1,5 +1,6 @@
-//! The one resolver from the shared play flags ([`RunArgs`]) to the library's typed
-//! [`RunConfig`], used by `chuhan match` and `chuhan sprt`.
+//! The one resolver from the shared play flags ([`RunArgs`]) to the library's typed settings:
+//! limits, openings and game rules for `chuhan match`, `chuhan sprt` and `chuhan tune spsa`,
+//! and the whole [`RunConfig`] of match and sprt.
 
 use crate::args::RunArgs;
 use anyhow::bail;
@@ -10,7 +11,59 @@ use chuhan_arena::play::player::resolve_player;
 use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{unique_names, DEFAULT_OPENING_PLIES, DEFAULT_SEED};
-use chuhan_engine::GameConfig;
+use chuhan_engine::{GameConfig, RuleSet};
+
+impl RunArgs {
+    /// The per-move limit; `default_nodes` replaces the arena's default node budget when no
+    /// limit is given.
+    pub fn limit(&self, default_nodes: Option<u64>) -> anyhow::Result<LimitSpec> {
+        let given = self.nodes.is_some()
+            || self.depth.is_some()
+            || self.movetime.is_some()
+            || self.tc.is_some();
+        let nodes = if given { self.nodes } else { default_nodes };
+        Ok(LimitSpec::from_options(
+            nodes,
+            self.depth,
+            self.movetime,
+            self.tc.as_deref(),
+        )?)
+    }
+
+    /// The opening source (a file is read now and fingerprinted), with the number of positions
+    /// of a file.
+    pub fn opening_source(&self) -> anyhow::Result<(OpeningSource, Option<usize>)> {
+        match &self.openings {
+            Some(path) => {
+                let (list, content_hash) = read_opening_file(path)?;
+                let source = OpeningSource::File {
+                    path: path.clone(),
+                    content_hash,
+                };
+                Ok((source, Some(list.len())))
+            }
+            None => {
+                let plies = self.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
+                if plies == 0 {
+                    bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
+                }
+                Ok((OpeningSource::Generated { plies }, None))
+            }
+        }
+    }
+
+    /// Rules, the judge's move limit and the ply cap.
+    pub fn game_rules(&self) -> anyhow::Result<(RuleSet, u16, Option<u32>)> {
+        let move_limit = self.move_limit.unwrap_or(GameConfig::default().move_limit);
+        if move_limit == 0 {
+            bail!("--move-limit must be at least 1");
+        }
+        if self.ply_cap == Some(0) {
+            bail!("--ply-cap must be at least 1");
+        }
+        Ok((self.rules.unwrap_or_default(), move_limit, self.ply_cap))
+    }
+}
 
 /// Builds the run configuration from the command line (everything validated, nothing written).
 pub fn config_from_args(
@@ -26,28 +79,9 @@ pub fn config_from_args(
     for p in players {
         resolve_player(p)?;
     }
-    let limit = LimitSpec::from_options(run.nodes, run.depth, run.movetime, run.tc.as_deref())?;
-    let openings = match &run.openings {
-        Some(path) => {
-            let (_, content_hash) = read_opening_file(path)?;
-            OpeningSource::File {
-                path: path.clone(),
-                content_hash,
-            }
-        }
-        None => {
-            let plies = run.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
-            if plies == 0 {
-                bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
-            }
-            OpeningSource::Generated { plies }
-        }
-    };
-    let rules = run.rules.unwrap_or_default();
-    let move_limit = run.move_limit.unwrap_or(GameConfig::default().move_limit);
-    if move_limit == 0 {
-        bail!("--move-limit must be at least 1");
-    }
+    let limit = run.limit(None)?;
+    let (openings, _) = run.opening_source()?;
+    let (rules, move_limit, ply_cap) = run.game_rules()?;
     let resign = match (run.resign_score, run.resign_plies) {
         (Some(score), Some(plies)) => {
             if score <= 0 || plies == 0 {
@@ -70,9 +104,6 @@ pub fn config_from_args(
         }
         _ => None,
     };
-    if run.ply_cap == Some(0) {
-        bail!("--ply-cap must be at least 1");
-    }
     let shard = run
         .shard
         .as_deref()
@@ -100,7 +131,7 @@ pub fn config_from_args(
         adjudication: Adjudication {
             resign,
             draw,
-            ply_cap: run.ply_cap,
+            ply_cap,
         },
         sprt,
         pairings: Vec::new(),

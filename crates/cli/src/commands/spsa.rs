@@ -8,11 +8,9 @@ use chuhan_arena::jobs::tune::spsa::{
     self, params_from_names, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS,
     DEFAULT_NODES,
 };
-use chuhan_arena::play::limits::LimitSpec;
-use chuhan_arena::play::openings::{read_opening_file, OpeningSource};
-use chuhan_arena::play::setup::{DEFAULT_OPENING_PLIES, DEFAULT_SEED};
+use chuhan_arena::play::openings::OpeningSource;
+use chuhan_arena::play::setup::DEFAULT_SEED;
 use chuhan_arena::report::table;
-use chuhan_engine::GameConfig;
 
 /// Runs `chuhan tune spsa`.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
@@ -90,42 +88,12 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
     if pairs_per_iteration == 0 {
         bail!("--pairs-per-iteration must be at least 1");
     }
-    let limit = match (args.run.nodes, args.run.depth) {
-        (_, Some(0)) => bail!("--depth must be at least 1"),
-        (_, Some(d)) => LimitSpec::Depth(d),
-        (Some(0), _) => bail!("--nodes must be at least 1"),
-        (n, None) => LimitSpec::Nodes(n.unwrap_or(DEFAULT_NODES)),
-    };
-    let openings = match &args.run.openings {
-        Some(path) => {
-            let (list, content_hash) = read_opening_file(path)?;
-            if list.is_empty() {
-                bail!("opening file {} holds no position", path.display());
-            }
-            OpeningSource::File {
-                path: path.clone(),
-                content_hash,
-            }
-        }
-        None => {
-            let plies = args.run.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
-            if plies == 0 {
-                bail!("--opening-plies must be at least 1");
-            }
-            OpeningSource::Generated { plies }
-        }
-    };
-    let rules = args.run.rules.unwrap_or_default();
-    let move_limit = args
-        .run
-        .move_limit
-        .unwrap_or(GameConfig::default().move_limit);
-    if move_limit == 0 {
-        bail!("--move-limit must be at least 1");
+    let limit = args.run.limit(Some(DEFAULT_NODES))?;
+    let (openings, positions) = args.run.opening_source()?;
+    if let (OpeningSource::File { path, .. }, Some(0)) = (&openings, positions) {
+        bail!("opening file {} holds no position", path.display());
     }
-    if args.run.ply_cap == Some(0) {
-        bail!("--ply-cap must be at least 1");
-    }
+    let (rules, move_limit, ply_cap) = args.run.game_rules()?;
     let gains = Gains::new(iterations);
     Ok(SpsaConfig {
         command: "tune spsa".into(),
@@ -137,7 +105,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         base_hash,
         rules,
         move_limit,
-        ply_cap: args.run.ply_cap,
+        ply_cap,
         big_a: gains.big_a,
         alpha: gains.alpha,
         gamma: gains.gamma,
