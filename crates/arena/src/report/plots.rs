@@ -3,12 +3,24 @@
 
 use crate::jobs::tune::spsa::SpsaParam;
 use crate::jobs::tune::texel::EpochLosses;
-use anyhow::anyhow;
 use plotters::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> anyhow::Error + '_ {
-    move |e| anyhow!("cannot draw {}: {e}", path.display())
+/// A plot that could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw {}: {reason}", path.display())]
+pub struct PlotError {
+    /// The SVG file.
+    pub path: PathBuf,
+    /// What the drawing backend said.
+    pub reason: String,
+}
+
+fn err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError + '_ {
+    move |e| PlotError {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    }
 }
 
 /// Elo per player (in ladder order) with 95% error bars.
@@ -16,7 +28,7 @@ pub fn ladder_svg(
     path: &Path,
     title: &str,
     points: &[(String, f64, f64, f64)],
-) -> anyhow::Result<()> {
+) -> Result<(), PlotError> {
     let n = points.len().max(1);
     let lo = points.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
     let hi = points.iter().map(|p| p.3).fold(f64::NEG_INFINITY, f64::max);
@@ -84,7 +96,7 @@ pub struct CurvePlot<'a> {
 }
 
 /// Draws a [`CurvePlot`].
-pub fn curve_svg(path: &Path, plot: &CurvePlot) -> anyhow::Result<()> {
+pub fn curve_svg(path: &Path, plot: &CurvePlot) -> Result<(), PlotError> {
     let xs = plot
         .points
         .iter()
@@ -168,10 +180,9 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// Draws theta per parameter over the iterations, each normalised to its [min, max].
 /// (SPSA: `history[k]` is theta after `k` iterations.)
-pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> anyhow::Result<()> {
-    let svg_err = |e: &dyn std::fmt::Display| anyhow!("{}: {e}", path.display());
+pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> Result<(), PlotError> {
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| svg_err(&e))?;
+    root.fill(&WHITE).map_err(err(path))?;
     let last = (history.len().max(2) - 1) as f64;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -182,13 +193,13 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> anyh
         .x_label_area_size(36)
         .y_label_area_size(48)
         .build_cartesian_2d(0f64..last, 0f64..1f64)
-        .map_err(|e| svg_err(&e))?;
+        .map_err(err(path))?;
     chart
         .configure_mesh()
         .x_desc("iteration")
         .y_desc("(theta - min) / (max - min)")
         .draw()
-        .map_err(|e| svg_err(&e))?;
+        .map_err(err(path))?;
     for (i, p) in params.iter().enumerate() {
         let span = (p.max - p.min).max(f64::MIN_POSITIVE);
         let color = Palette99::pick(i).to_rgba();
@@ -198,7 +209,7 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> anyh
             .map(|(k, t)| (k as f64, (t[i] - p.min) / span));
         chart
             .draw_series(LineSeries::new(points, color.stroke_width(1)))
-            .map_err(|e| svg_err(&e))?
+            .map_err(err(path))?
             .label(p.name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
     }
@@ -207,8 +218,8 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> anyh
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .draw()
-        .map_err(|e| svg_err(&e))?;
-    root.present().map_err(|e| svg_err(&e))?;
+        .map_err(err(path))?;
+    root.present().map_err(err(path))?;
     Ok(())
 }
 
@@ -217,7 +228,7 @@ pub fn texel_svg(
     path: &Path,
     initial: &EpochLosses,
     history: &[EpochLosses],
-) -> anyhow::Result<()> {
+) -> Result<(), PlotError> {
     let rows: Vec<&EpochLosses> = std::iter::once(initial).chain(history).collect();
     let values = rows
         .iter()
@@ -272,5 +283,5 @@ pub fn texel_svg(
         root.present()?;
         Ok(())
     };
-    draw().map_err(|e| anyhow!("cannot write {}: {e}", path.display()))
+    draw().map_err(err(path))
 }

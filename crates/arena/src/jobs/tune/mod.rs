@@ -82,21 +82,43 @@ fn is_empty_or_missing(dir: &Path) -> std::io::Result<bool> {
     }
 }
 
+/// Why an output folder cannot be used.
+#[derive(Debug, Error)]
+pub enum OutDirError {
+    /// A file where the folder should be.
+    #[error("--out {} exists and is not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// The folder cannot be listed.
+    #[error("cannot read --out {}: {source}", path.display())]
+    Unreadable {
+        /// The folder.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The folder holds files and `--force` was not given.
+    #[error("--out {} is not empty; pass --force to write into it anyway", .0.display())]
+    NotEmpty(PathBuf),
+}
+
 /// Picks the output folder of a run without creating it. An explicit `out` must be missing or
 /// empty unless `force`; the default `results/<date>-<method>` gets a `-2`, `-3`, ... suffix
 /// instead of reusing a non-empty folder (see [`crate::play::results::default_out_dir`]).
-pub fn choose_out_dir(out: Option<&Path>, force: bool, method: &str) -> anyhow::Result<PathBuf> {
+pub fn choose_out_dir(
+    out: Option<&Path>,
+    force: bool,
+    method: &str,
+) -> Result<PathBuf, OutDirError> {
     if let Some(dir) = out {
         if dir.exists() && !dir.is_dir() {
-            anyhow::bail!("--out {} exists and is not a folder", dir.display());
+            return Err(OutDirError::NotAFolder(dir.to_path_buf()));
         }
-        let empty = is_empty_or_missing(dir)
-            .map_err(|e| anyhow::anyhow!("cannot read --out {}: {e}", dir.display()))?;
+        let empty = is_empty_or_missing(dir).map_err(|source| OutDirError::Unreadable {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         if !empty && !force {
-            anyhow::bail!(
-                "--out {} is not empty; pass --force to write into it anyway",
-                dir.display()
-            );
+            return Err(OutDirError::NotEmpty(dir.to_path_buf()));
         }
         return Ok(dir.to_path_buf());
     }
