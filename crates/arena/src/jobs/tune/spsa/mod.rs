@@ -36,7 +36,9 @@ pub mod storage;
 
 pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, PlayGame};
 pub use gains::{iteration_seed, stochastic_round, Gains, Perturbation, Spsa};
-pub use parameters::{params_from_names, parse_param_file, ParamFileError, SpsaParam, FIELDS};
+pub use parameters::{
+    params_from_names, parse_param_file, ParamFileError, ParamNamesError, SpsaParam, FIELDS,
+};
 pub use storage::{
     choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_toml, SpsaConfig,
     SpsaManifest,

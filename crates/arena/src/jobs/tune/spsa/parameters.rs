@@ -1,7 +1,6 @@
 //! What an SPSA run tunes: parameters from a fishtest parameter file or by name.
 
 use super::DEFAULT_R_END;
-use anyhow::{anyhow, bail};
 use chuhan_engine::{params, Params};
 use serde::{Deserialize, Serialize};
 
@@ -139,24 +138,48 @@ pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, Para
     Ok(out)
 }
 
+/// Why a `--params` list of names was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamNamesError {
+    /// Not in the parameter table.
+    #[error("--params: unknown parameter '{0}' (see `chuhan params`)")]
+    Unknown(String),
+    /// Named twice.
+    #[error("--params: '{0}' is listed twice")]
+    Twice(String),
+    /// A parameter whose range is one value.
+    #[error("--params: '{name}' has an empty range [{min}, {max}]")]
+    EmptyRange {
+        /// The parameter.
+        name: String,
+        /// Its minimum.
+        min: i32,
+        /// Its maximum.
+        max: i32,
+    },
+    /// No name at all.
+    #[error("--params: give at least one parameter name")]
+    Empty,
+}
+
 /// Parameters from a comma-separated list of names: start from `base` (the table default
 /// unless the base engine overrides it), min and max from the table, `c_end = (max - min) / 20`,
 /// `r_end = 0.002`.
-pub fn params_from_names(list: &str, base: &Params) -> anyhow::Result<Vec<SpsaParam>> {
+pub fn params_from_names(list: &str, base: &Params) -> Result<Vec<SpsaParam>, ParamNamesError> {
     let mut out: Vec<SpsaParam> = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let index = params::index_of(name)
-            .ok_or_else(|| anyhow!("--params: unknown parameter '{name}' (see `chuhan params`)"))?;
+        let index =
+            params::index_of(name).ok_or_else(|| ParamNamesError::Unknown(name.to_string()))?;
         if out.iter().any(|p| p.name == name) {
-            bail!("--params: '{name}' is listed twice");
+            return Err(ParamNamesError::Twice(name.to_string()));
         }
         let def = &params::table()[index];
         if def.min == def.max {
-            bail!(
-                "--params: '{name}' has an empty range [{}, {}]",
-                def.min,
-                def.max
-            );
+            return Err(ParamNamesError::EmptyRange {
+                name: name.to_string(),
+                min: def.min,
+                max: def.max,
+            });
         }
         out.push(SpsaParam {
             name: name.to_string(),
@@ -168,7 +191,7 @@ pub fn params_from_names(list: &str, base: &Params) -> anyhow::Result<Vec<SpsaPa
         });
     }
     if out.is_empty() {
-        bail!("--params: give at least one parameter name");
+        return Err(ParamNamesError::Empty);
     }
     Ok(out)
 }
