@@ -1,0 +1,351 @@
+//! The calibration job: the grid stage, the curve and the placed levels, the validation stage.
+//! Settings are kept in `calibrate.toml` so that an interrupted calibration resumes; each stage
+//! is a ladder run of its own (`grid/`, `validate/`).
+
+use super::{levels_toml, Calibration, Knob};
+use crate::jobs::ladder::{fit_ratings, play, Analysis, Gap, LadderConfig, LadderPlayer};
+use crate::play::config::{builtin_levels, resolve_engine};
+use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
+use crate::play::setup::Destination;
+use crate::report::Audience;
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::RuleSet;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Settings of a calibration run (saved as calibrate.toml in the run folder).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrateSettings {
+    /// Knob.
+    pub knob: Knob,
+    /// Base player spec the knob is applied to.
+    pub base: String,
+    /// Grid of knob values, weakest first.
+    pub grid: Vec<f64>,
+    /// Target Elo of each level above the first grid setting.
+    pub targets: Vec<f64>,
+    /// Level names.
+    pub names: Vec<String>,
+    /// Game pairs per grid pairing.
+    pub pairs: u64,
+    /// Game pairs per validation pairing.
+    pub validate_pairs: u64,
+    /// Per-move node cap.
+    pub max_nodes: u64,
+    /// Random plies of generated openings.
+    pub opening_plies: u32,
+    /// Run seed.
+    pub seed: u64,
+    /// Bootstrap replicates.
+    pub bootstrap: usize,
+}
+
+impl CalibrateSettings {
+    /// Checks the settings (errors name the flag).
+    pub fn check(&self) -> anyhow::Result<()> {
+        self.knob.check_grid(&self.grid)?;
+        if self.targets.is_empty() {
+            bail!("--targets needs at least one value");
+        }
+        if self.targets.windows(2).any(|w| w[1] <= w[0]) {
+            bail!("--targets must increase (weakest level first)");
+        }
+        if self.names.len() != self.targets.len() {
+            bail!(
+                "--names gives {} names for {} targets",
+                self.names.len(),
+                self.targets.len()
+            );
+        }
+        if self.names.iter().any(|n| n.is_empty()) {
+            bail!("--names: a level name is empty");
+        }
+        if self.pairs == 0 || self.validate_pairs == 0 || self.max_nodes == 0 {
+            bail!("--pairs, --validate-pairs and --max-nodes must be at least 1");
+        }
+        if self.bootstrap < 100 {
+            bail!("--bootstrap must be at least 100");
+        }
+        if self.base.contains(':')
+            && self.base.split(':').nth(1).is_some_and(|m| {
+                m.split(',')
+                    .any(|kv| kv.trim().starts_with(&format!("{}=", self.knob.key())))
+            })
+        {
+            bail!(
+                "--base already sets {}; the calibration moves it",
+                self.knob.key()
+            );
+        }
+        for v in &self.grid {
+            resolve_engine(&self.spec(*v), &builtin_levels())
+                .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+        }
+        Ok(())
+    }
+
+    /// The player spec of a knob setting.
+    pub fn spec(&self, value: f64) -> String {
+        let v = self.knob.format(value);
+        if self.base.contains(':') {
+            format!("{},{}={v}", self.base, self.knob.key())
+        } else {
+            format!("{}:{}={v}", self.base, self.knob.key())
+        }
+    }
+
+    /// The ladder of one stage.
+    pub fn ladder(
+        &self,
+        name: &str,
+        players: Vec<LadderPlayer>,
+        pairs: u64,
+        neighbours: usize,
+    ) -> LadderConfig {
+        LadderConfig {
+            name: name.to_string(),
+            seed: self.seed,
+            pairs,
+            neighbours,
+            anchors: Vec::new(),
+            max_nodes: self.max_nodes,
+            opening_plies: self.opening_plies,
+            rules: RuleSet::Asian,
+            move_limit: 120,
+            bootstrap: self.bootstrap,
+            players,
+        }
+    }
+}
+
+fn stage_destination(dir: &Path) -> Destination {
+    if dir.join("manifest.toml").exists() {
+        Destination::Resume(dir.to_path_buf())
+    } else {
+        Destination::New(dir.to_path_buf())
+    }
+}
+
+/// Plays (or resumes) one stage of the calibration in `dir` and fits its ratings.
+fn play_stage(
+    ladder: &LadderConfig,
+    dir: &Path,
+    seed: u64,
+    concurrency: Option<usize>,
+    audience: Audience,
+) -> anyhow::Result<Analysis> {
+    let (prepared, finished) = play(
+        ladder.run_config(RunKind::Calibrate),
+        stage_destination(dir),
+        concurrency,
+        audience,
+    )?;
+    fit_ratings(&prepared, &finished, seed, ladder.bootstrap)
+        .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// One validated gap: adjacent calibrated levels, target against measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GapCheck {
+    /// The measured gap with its interval.
+    pub gap: Gap,
+    /// The target gap.
+    pub target: f64,
+    /// Whether the target lies in the measured 95% interval.
+    pub pass: bool,
+}
+
+/// What the calibration reports as it goes.
+pub enum CalibrationEvent<'a> {
+    /// The grid stage is played and fitted.
+    Grid(&'a Analysis),
+    /// The curve is fitted and the levels placed (knob values and specs, in target order).
+    Placed {
+        /// Knob value of each level.
+        values: &'a [f64],
+        /// Player spec of each level.
+        specs: &'a [String],
+    },
+    /// The validation stage is played and its gaps checked.
+    Validated {
+        /// Ratings of the calibrated levels.
+        analysis: &'a Analysis,
+        /// Every adjacent gap.
+        gaps: &'a [GapCheck],
+    },
+}
+
+/// A new calibration in `out` (default `results/<date>-calibrate-<knob>/`, absent or empty):
+/// checks the settings, creates the folder and writes calibrate.toml.
+pub fn start(settings: &CalibrateSettings, out: Option<&Path>) -> anyhow::Result<PathBuf> {
+    settings.check()?;
+    let dir = match out {
+        Some(d) => d.to_path_buf(),
+        None => default_out_dir(&format!("calibrate-{}", settings.knob.key())),
+    };
+    ResultsDir::check_new(&dir)?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    write(&dir.join("calibrate.toml"), &toml::to_string(settings)?)?;
+    Ok(dir)
+}
+
+/// The settings of the calibration in `dir` (its calibrate.toml).
+pub fn resume(dir: &Path) -> anyhow::Result<CalibrateSettings> {
+    let path = dir.join("calibrate.toml");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {} (not a calibration folder?)", path.display()))?;
+    toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+/// Runs (or continues) the calibration in `dir`: plays the grid, fits the curve, writes
+/// levels.toml, calibration.csv and calibration.svg, then plays and checks the validation
+/// stage (validation.csv) when there are two levels or more. Returns the gap checks.
+pub fn run(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    concurrency: Option<usize>,
+    audience: Audience,
+    on_event: &mut dyn FnMut(CalibrationEvent),
+) -> anyhow::Result<Vec<GapCheck>> {
+    settings.check()?;
+    let knob = settings.knob;
+
+    // 1. The grid: neighbours and next-but-one, all ratings jointly.
+    let grid_players: Vec<LadderPlayer> = settings
+        .grid
+        .iter()
+        .map(|&v| LadderPlayer {
+            name: format!("{}={}", knob.key(), knob.format(v)),
+            spec: settings.spec(v),
+        })
+        .collect();
+    let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
+    grid.validate("calibration grid")?;
+    let fit = play_stage(
+        &grid,
+        &dir.join("grid"),
+        settings.seed,
+        concurrency,
+        audience,
+    )?;
+    let measured: Vec<(f64, f64, f64)> = settings
+        .grid
+        .iter()
+        .zip(&fit.players)
+        .map(|(&v, p)| (v, p.elo, ((p.interval.hi - p.interval.lo) / 3.92).max(1.0)))
+        .collect();
+    on_event(CalibrationEvent::Grid(&fit));
+
+    // 2. Fit the curve and place the levels.
+    let cal =
+        Calibration::fit(knob, &measured).map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
+    let placed = cal.place(&settings.targets)?;
+    let specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
+    let levels: Vec<chuhan_engine::Level> = specs
+        .iter()
+        .map(|s| {
+            resolve_engine(s, &builtin_levels()).map(|c| {
+                c.level.unwrap_or_else(|| chuhan_engine::Level {
+                    name: s.clone(),
+                    ..chuhan_engine::Level::easy()
+                })
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let header = format!(
+        "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
+         Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
+         Recalibrate whenever the bench signature changes.",
+        today(),
+        chuhan_engine::bench::SIGNATURE,
+        knob.key(),
+        settings.base,
+        settings.grid,
+        settings.targets
+    );
+    write(
+        &dir.join("levels.toml"),
+        &levels_toml(&settings.names, &specs, &levels, &settings.targets, &header),
+    )?;
+    let mut csv = String::from("knob_value,elo,elo_lo95,elo_hi95\n");
+    for (v, p) in settings.grid.iter().zip(&fit.players) {
+        csv.push_str(&format!(
+            "{v},{:.1},{:.1},{:.1}\n",
+            p.elo, p.interval.lo, p.interval.hi
+        ));
+    }
+    write(&dir.join("calibration.csv"), &csv)?;
+    let points: Vec<(f64, f64, f64, f64)> = settings
+        .grid
+        .iter()
+        .zip(&fit.players)
+        .map(|(&v, p)| (v, p.elo, p.interval.lo, p.interval.hi))
+        .collect();
+    let chosen: Vec<(f64, f64)> = placed
+        .iter()
+        .copied()
+        .zip(settings.targets.iter().copied())
+        .collect();
+    crate::report::plots::curve_svg(
+        &dir.join("calibration.svg"),
+        &crate::report::plots::CurvePlot {
+            title: &format!("Elo by {} ({})", knob.key(), settings.base),
+            x_label: knob.key(),
+            points: &points,
+            curve: &cal.samples(8),
+            chosen: &chosen,
+        },
+    )?;
+    on_event(CalibrationEvent::Placed {
+        values: &placed,
+        specs: &specs,
+    });
+
+    // 3. Validate: adjacent calibrated levels against each other.
+    if settings.names.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let players: Vec<LadderPlayer> = settings
+        .names
+        .iter()
+        .zip(&specs)
+        .map(|(n, s)| LadderPlayer {
+            name: n.clone(),
+            spec: s.clone(),
+        })
+        .collect();
+    let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
+    let check = play_stage(
+        &ladder,
+        &dir.join("validate"),
+        settings.seed ^ 1,
+        concurrency,
+        audience,
+    )?;
+    let mut gaps = Vec::new();
+    let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");
+    for (k, g) in check.gaps.iter().enumerate() {
+        let target = settings.targets[k + 1] - settings.targets[k];
+        let pass = g.interval.lo <= target && target <= g.interval.hi;
+        csv.push_str(&format!(
+            "{},{},{target:.1},{:.1},{:.1},{:.1},{pass}\n",
+            g.from, g.to, g.elo, g.interval.lo, g.interval.hi
+        ));
+        gaps.push(GapCheck {
+            gap: g.clone(),
+            target,
+            pass,
+        });
+    }
+    write(&dir.join("validation.csv"), &csv)?;
+    on_event(CalibrationEvent::Validated {
+        analysis: &check,
+        gaps: &gaps,
+    });
+    Ok(gaps)
+}

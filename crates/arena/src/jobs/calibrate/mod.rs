@@ -1,0 +1,394 @@
+//! Difficulty calibration: play a grid of settings of one knob, fit Elo(knob) as a monotone
+//! curve (weighted isotonic regression on a transformed knob scale), invert it at the target
+//! Elo steps, and write the calibrated levels. The game-playing parts live in [`job`]; this
+//! module is pure so it can be tested on simulated results with a known curve.
+
+pub mod job;
+
+pub use job::{run, CalibrateSettings, CalibrationEvent, GapCheck};
+
+use crate::curve::{CurveError, CurvePoint, IsotonicFit};
+use anyhow::{anyhow, bail};
+use std::fmt;
+use std::str::FromStr;
+
+/// The knob a level family moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Knob {
+    /// Node budget per move (stronger with more; fitted on a log2 scale).
+    Nodes,
+    /// Depth cap (stronger with more).
+    Depth,
+    /// Straying margin in centipawns (weaker with more).
+    Margin,
+    /// Random-move rate (weaker with more).
+    RandomRate,
+}
+
+impl FromStr for Knob {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "nodes" => Ok(Knob::Nodes),
+            "depth" => Ok(Knob::Depth),
+            "margin" => Ok(Knob::Margin),
+            "random_rate" | "random-rate" => Ok(Knob::RandomRate),
+            other => Err(format!(
+                "unknown knob '{other}' (expected nodes, depth, margin or random_rate)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Knob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl Knob {
+    /// The override key in player specs and level files.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Knob::Nodes => "nodes",
+            Knob::Depth => "depth",
+            Knob::Margin => "margin",
+            Knob::RandomRate => "random_rate",
+        }
+    }
+
+    /// The scale the curve is fitted on: increasing in strength.
+    pub fn to_scale(&self, v: f64) -> f64 {
+        match self {
+            Knob::Nodes => v.log2(),
+            Knob::Depth => v,
+            Knob::Margin | Knob::RandomRate => -v,
+        }
+    }
+
+    /// Inverse of [`Knob::to_scale`].
+    pub fn from_scale(&self, x: f64) -> f64 {
+        match self {
+            Knob::Nodes => x.exp2(),
+            Knob::Depth => x,
+            Knob::Margin | Knob::RandomRate => -x,
+        }
+    }
+
+    /// A knob value as written in specs and level files (integers except the random rate).
+    pub fn format(&self, v: f64) -> String {
+        match self {
+            Knob::RandomRate => format!("{:.3}", v.clamp(0.0, 1.0)),
+            _ => format!(
+                "{}",
+                v.round().max(if *self == Knob::Margin { 0.0 } else { 1.0 })
+            ),
+        }
+    }
+
+    /// A grid of settings roughly 100–200 Elo apart for this knob.
+    pub fn default_grid(&self) -> Vec<f64> {
+        match self {
+            Knob::Nodes => vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0],
+            Knob::Depth => vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            Knob::Margin => vec![400.0, 200.0, 100.0, 50.0, 20.0, 0.0],
+            Knob::RandomRate => vec![0.5, 0.3, 0.2, 0.1, 0.05, 0.0],
+        }
+    }
+
+    /// Checks a grid: valid values, distinct, ordered from weakest to strongest.
+    pub fn check_grid(&self, grid: &[f64]) -> anyhow::Result<()> {
+        if grid.len() < 3 {
+            bail!("the grid needs at least 3 settings, got {}", grid.len());
+        }
+        for &v in grid {
+            let ok = match self {
+                Knob::Nodes | Knob::Depth => v >= 1.0 && v.fract() == 0.0,
+                Knob::Margin => v >= 0.0 && v.fract() == 0.0,
+                Knob::RandomRate => (0.0..=1.0).contains(&v),
+            };
+            if !ok {
+                bail!("grid value {v} is not a valid {} setting", self.key());
+            }
+        }
+        if grid
+            .windows(2)
+            .any(|w| self.to_scale(w[1]) <= self.to_scale(w[0]))
+        {
+            bail!(
+                "list the grid from the weakest to the strongest setting, without repeats ({} {})",
+                self.key(),
+                match self {
+                    Knob::Nodes | Knob::Depth => "increasing",
+                    _ => "decreasing",
+                }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The fitted curve of a grid: Elo relative to the first grid setting.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    /// The knob.
+    pub knob: Knob,
+    /// The monotone fit on the knob's scale.
+    pub fit: IsotonicFit,
+}
+
+impl Calibration {
+    /// Fits measured `(knob value, elo, standard error)` points.
+    pub fn fit(knob: Knob, measured: &[(f64, f64, f64)]) -> Result<Calibration, CurveError> {
+        let points: Vec<CurvePoint> = measured
+            .iter()
+            .map(|&(v, y, se)| CurvePoint {
+                x: knob.to_scale(v),
+                y,
+                se: se.max(1.0),
+            })
+            .collect();
+        Ok(Calibration {
+            knob,
+            fit: IsotonicFit::fit(&points)?,
+        })
+    }
+
+    /// The knob values at which the curve reaches each target (Elo above the first grid
+    /// setting). A target outside the reachable range is an error naming it and the range.
+    pub fn place(&self, targets: &[f64]) -> anyhow::Result<Vec<f64>> {
+        targets
+            .iter()
+            .map(|&t| {
+                self.fit
+                    .invert(t)
+                    .map(|x| self.knob.from_scale(x))
+                    .map_err(|e| match e {
+                        CurveError::OutOfRange { min, max, .. } => anyhow!(
+                            "target {t:+.0} Elo is outside what the {} grid reaches ({min:+.0} to {max:+.0} Elo): widen the grid",
+                            self.knob.key()
+                        ),
+                        other => anyhow!("cannot place target {t}: {other}"),
+                    })
+            })
+            .collect()
+    }
+
+    /// Samples of the fitted curve in knob units, for plotting.
+    pub fn samples(&self, per_segment: usize) -> Vec<(f64, f64)> {
+        let xs = self.fit.xs();
+        let ys = self.fit.ys();
+        let mut out = Vec::new();
+        for k in 0..xs.len() {
+            if k + 1 < xs.len() {
+                for s in 0..per_segment {
+                    let t = s as f64 / per_segment as f64;
+                    let x = xs[k] + t * (xs[k + 1] - xs[k]);
+                    out.push((self.knob.from_scale(x), ys[k] + t * (ys[k + 1] - ys[k])));
+                }
+            } else {
+                out.push((self.knob.from_scale(xs[k]), ys[k]));
+            }
+        }
+        out
+    }
+}
+
+/// Parses a comma-separated list of numbers, naming the option on error.
+pub fn parse_list(text: &str, what: &str) -> anyhow::Result<Vec<f64>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.trim_start_matches('+')
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| anyhow!("{what}: '{s}' is not a number"))
+        })
+        .collect()
+}
+
+/// The levels file written by a calibration.
+pub fn levels_toml(
+    names: &[String],
+    specs: &[String],
+    levels: &[chuhan_engine::Level],
+    targets: &[f64],
+    header: &str,
+) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        s.push_str(&format!("# {line}\n"));
+    }
+    for (((name, spec), level), target) in names.iter().zip(specs).zip(levels).zip(targets) {
+        s.push_str(&format!(
+            "\n[{name}]\n# target {target:+.0} Elo; player spec \"{spec}\"\n"
+        ));
+        if let Some(d) = level.depth {
+            s.push_str(&format!("depth = {d}\n"));
+        }
+        if let Some(n) = level.nodes {
+            s.push_str(&format!("nodes = {n}\n"));
+        }
+        if let Some(t) = level.time {
+            s.push_str(&format!("time_ms = {}\n", t.as_millis()));
+        }
+        s.push_str(&format!("margin = {}\n", level.margin));
+        s.push_str(&format!("random_rate = {:?}\n", level.random_rate));
+        if level.opening_plies > 0 {
+            s.push_str(&format!("opening_plies = {}\n", level.opening_plies));
+            if let Some(d) = level.opening_depth {
+                s.push_str(&format!("opening_depth = {d}\n"));
+            }
+            s.push_str(&format!("opening_margin = {}\n", level.opening_margin));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::ladder::analyse;
+    use crate::ratings::GameRecord;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// A synthetic knob with a known curve: Elo(nodes) = 150 * log2(nodes / 250).
+    fn true_elo(nodes: f64) -> f64 {
+        150.0 * (nodes / 250.0).log2()
+    }
+
+    fn simulate(grid: &[f64], pairs: u64, seed: u64) -> Vec<GameRecord> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut games = Vec::new();
+        let mut pair_id = 0;
+        for i in 0..grid.len() {
+            for j in i + 1..(i + 3).min(grid.len()) {
+                let d = true_elo(grid[i]) - true_elo(grid[j]);
+                let p = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+                for _ in 0..pairs {
+                    for _ in 0..2 {
+                        // Up to 20% draws, keeping the expected score at the model's p.
+                        let d = 0.2f64.min(2.0 * p.min(1.0 - p));
+                        let u: f64 = rng.gen();
+                        let score = if u < p - d / 2.0 {
+                            1.0
+                        } else if u < p + d / 2.0 {
+                            0.5
+                        } else {
+                            0.0
+                        };
+                        games.push(GameRecord {
+                            pair_id,
+                            first: i,
+                            second: j,
+                            score_first: score,
+                        });
+                    }
+                    pair_id += 1;
+                }
+            }
+        }
+        games
+    }
+
+    #[test]
+    fn recovers_a_known_curve_from_simulated_games() {
+        let knob = Knob::Nodes;
+        let grid = knob.default_grid();
+        let names: Vec<String> = grid.iter().map(|g| format!("n{g}")).collect();
+        let games = simulate(&grid, 150, 11);
+        let a = analyse(&games, &names, 5, 200).unwrap();
+        let measured: Vec<(f64, f64, f64)> = grid
+            .iter()
+            .zip(&a.players)
+            .map(|(&g, p)| (g, p.elo, (p.interval.hi - p.interval.lo) / 3.92))
+            .collect();
+        let cal = Calibration::fit(knob, &measured).unwrap();
+        let targets = [0.0, 300.0, 600.0];
+        let placed = cal.place(&targets).unwrap();
+        // The truth: 250, 1000, 4000 nodes.
+        for (p, truth) in placed.iter().zip([250.0, 1000.0, 4000.0]) {
+            let ratio = p / truth;
+            assert!(
+                (0.7..1.4).contains(&ratio),
+                "placed {p} for truth {truth}: {placed:?}"
+            );
+        }
+        // A target beyond the grid is refused, naming the range.
+        let e = cal.place(&[5000.0]).unwrap_err().to_string();
+        assert!(e.contains("outside") && e.contains("widen"), "{e}");
+    }
+
+    #[test]
+    fn decreasing_knobs_are_fitted_on_a_reversed_scale() {
+        let knob = Knob::Margin;
+        let grid = knob.default_grid();
+        knob.check_grid(&grid).unwrap();
+        // Elo falls as the margin grows.
+        let measured: Vec<(f64, f64, f64)> = grid.iter().map(|&m| (m, 400.0 - m, 20.0)).collect();
+        let cal = Calibration::fit(knob, &measured).unwrap();
+        let placed = cal.place(&[0.0, 300.0]).unwrap();
+        assert!(
+            (placed[0] - 400.0).abs() < 1e-6 && (placed[1] - 100.0).abs() < 1e-6,
+            "{placed:?}"
+        );
+        assert!(
+            knob.check_grid(&[0.0, 100.0, 200.0]).is_err(),
+            "wrong direction"
+        );
+        assert!(
+            Knob::Nodes.check_grid(&[100.0, 100.0, 200.0]).is_err(),
+            "repeat"
+        );
+        assert!(
+            Knob::Nodes.check_grid(&[100.0, 200.0]).is_err(),
+            "too short"
+        );
+        assert!(Knob::RandomRate.check_grid(&[1.5, 0.5, 0.0]).is_err());
+    }
+
+    #[test]
+    fn parse_lists_and_knobs() {
+        assert_eq!(
+            parse_list("0, +200,400", "t").unwrap(),
+            vec![0.0, 200.0, 400.0]
+        );
+        assert!(parse_list("0,abc", "--targets")
+            .unwrap_err()
+            .to_string()
+            .contains("'abc'"));
+        assert!("speed".parse::<Knob>().is_err());
+        assert_eq!("random_rate".parse::<Knob>(), Ok(Knob::RandomRate));
+        assert_eq!(Knob::Nodes.format(1234.4), "1234");
+        assert_eq!(Knob::RandomRate.format(0.12345), "0.123");
+    }
+}
+
+#[cfg(test)]
+mod levels_file_tests {
+    use super::*;
+
+    #[test]
+    fn written_levels_read_back() {
+        let levels = vec![chuhan_engine::Level::easy(), chuhan_engine::Level::hard()];
+        let text = levels_toml(
+            &["a".to_string(), "b".to_string()],
+            &["easy".to_string(), "hard".to_string()],
+            &levels,
+            &[0.0, 400.0],
+            "test",
+        );
+        let back = crate::play::config::parse_levels(&text, "levels.toml").unwrap();
+        assert_eq!(back.len(), 2);
+        for (l, b) in levels.iter().zip(&back) {
+            assert_eq!(
+                (l.depth, l.nodes, l.margin, l.random_rate, l.opening_plies),
+                (b.depth, b.nodes, b.margin, b.random_rate, b.opening_plies)
+            );
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Self-play data for Texel tuning: seeded, parallel, node-limited games with random opening
+//! plies, written as labelled quiet positions. The output is plain text, one position a line:
+//!
+//! ```text
+//! FEN;result;ply;eval
+//! #game INDEX RESULT POSITIONS
+//! ```
+//!
+//! `result` is the game's result from Red's view (`1`, `0.5`, `0`), `ply` the game ply,
+//! `eval` the static evaluation from Red's view. Each game's block ends with a `#game` marker,
+//! so an interrupted file is resumed by cutting it after the last marker. Games are written
+//! in index order whatever the concurrency, so the same seed gives the same file.
+
+use crate::play::player::playable_moves;
+use crate::report::Progress;
+use anyhow::{bail, Context};
+use chuhan_engine::{
+    Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, MoveList, Position,
+};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::Path;
+
+/// Datagen settings.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Games to play in total.
+    pub games: u64,
+    /// Node budget per move.
+    pub nodes: u64,
+    /// Random plies from the start position before the engines take over.
+    pub random_plies: u32,
+    /// Positions within this many plies after the random opening are not recorded.
+    pub skip_plies: u32,
+    /// Ply cap: games longer than this are scored as draws.
+    pub max_plies: u32,
+    /// Run seed.
+    pub seed: u64,
+    /// The engine that plays both sides.
+    pub engine: EngineConfig,
+}
+
+/// One recorded position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// Position.
+    pub fen: String,
+    /// Ply in the game.
+    pub ply: u32,
+    /// Static evaluation from Red's view.
+    pub eval: i32,
+}
+
+/// One finished game's data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameData {
+    /// Game index.
+    pub index: u64,
+    /// Result from Red's view: 1, 0.5 or 0.
+    pub result: f64,
+    /// Recorded positions.
+    pub samples: Vec<Sample>,
+}
+
+/// The seed of self-play game `index`: independent of order and concurrency. Not the arena's
+/// [`crate::play::schedule::game_seed`]: datagen files made so far depend on this formula, so
+/// it keeps its own (and its own name).
+pub fn selfplay_seed(run_seed: u64, index: u64) -> u64 {
+    let mut z = run_seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn has_capture(pos: &mut Position) -> bool {
+    let mut list = MoveList::new();
+    pos.generate_legal(GenKind::Captures, &mut list);
+    !list.is_empty()
+}
+
+/// Plays one game and records its quiet positions.
+pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engine) -> GameData {
+    let seed = selfplay_seed(config.seed, index);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    engine.new_game(seed);
+    let mut game = Game::new(Position::startpos(), GameConfig::default());
+    let mut samples = Vec::new();
+    let limits = Limits::nodes(config.nodes);
+    let mut verdict = None;
+    let mut ply = 0u32;
+    while ply < config.max_plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let allowed = playable_moves(&mut game);
+        let mv = if ply < config.random_plies {
+            allowed[rng.gen_range(0..allowed.len())]
+        } else {
+            let pos = game.position().clone();
+            if ply >= config.random_plies + config.skip_plies && !pos.in_check() {
+                let mut p = pos.clone();
+                if !has_capture(&mut p) {
+                    let stm = engine.searcher_mut().evaluate(&pos);
+                    let red = if pos.side_to_move() == Color::Red {
+                        stm
+                    } else {
+                        -stm
+                    };
+                    samples.push(Sample {
+                        fen: pos.to_fen(),
+                        ply,
+                        eval: red,
+                    });
+                }
+            }
+            engine
+                .choose_move(&pos, &allowed, &limits, ply as usize, &mut |_| {})
+                .best_move
+        };
+        ply += 1;
+        match game.play(mv) {
+            Ok(Some(v)) => {
+                verdict = Some(v);
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => panic!("engine chose an illegal move: {e}"),
+        }
+    }
+    let result = match verdict.map(|v| v.result) {
+        Some(GameResult::RedWins) => 1.0,
+        Some(GameResult::BlackWins) => 0.0,
+        _ => 0.5,
+    };
+    GameData {
+        index,
+        result,
+        samples,
+    }
+}
+
+/// Formats a game's block of lines (positions, then the `#game` marker).
+pub fn format_game(g: &GameData) -> String {
+    let r = if g.result == 1.0 {
+        "1"
+    } else if g.result == 0.0 {
+        "0"
+    } else {
+        "0.5"
+    };
+    let mut s = String::new();
+    for p in &g.samples {
+        s.push_str(&format!("{};{};{};{}\n", p.fen, r, p.ply, p.eval));
+    }
+    s.push_str(&format!("#game {} {} {}\n", g.index, r, g.samples.len()));
+    s
+}
+
+/// Scans an existing output for resuming: the byte length up to the last complete `#game`
+/// marker and the number of games completed. Game markers must be 0, 1, 2, ... in order.
+pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
+    let mut offset = 0usize;
+    let mut keep = 0usize;
+    let mut games = 0u64;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        offset += line.len();
+        if !line.ends_with('\n') {
+            break; // a truncated last line
+        }
+        if let Some(rest) = line.strip_prefix("#game ") {
+            let index: u64 = rest
+                .split_whitespace()
+                .next()
+                .and_then(|s| s.parse().ok())
+                .with_context(|| format!("{source}: line {}: malformed #game marker", i + 1))?;
+            if index != games {
+                bail!(
+                    "{source}: line {}: game {index} found where game {games} was expected",
+                    i + 1
+                );
+            }
+            games += 1;
+            keep = offset;
+        }
+    }
+    Ok((keep, games))
+}
+
+/// Runs datagen into `out`, resuming when asked, reporting [`Progress`] (games done, positions
+/// written) after each batch. Returns (games, positions) written by this call.
+pub fn run(
+    config: &DatagenConfig,
+    out: &Path,
+    resume: bool,
+    threads: Option<usize>,
+    on_progress: &mut dyn FnMut(&Progress),
+) -> anyhow::Result<(u64, u64)> {
+    let existing = std::fs::read_to_string(out).ok();
+    let start = match (&existing, resume) {
+        (Some(text), false) if !text.is_empty() => bail!(
+            "{} exists and is not empty; continue it with --resume {} or choose another --out",
+            out.display(),
+            out.display()
+        ),
+        (Some(text), true) => {
+            let (keep, games) = resume_point(text, &out.display().to_string())?;
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(out)
+                .with_context(|| format!("cannot open {}", out.display()))?;
+            f.set_len(keep as u64)
+                .with_context(|| format!("cannot truncate {}", out.display()))?;
+            games
+        }
+        _ => 0,
+    };
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("cannot open {}", out.display()))?;
+    let pool = crate::thread_pool(threads)?;
+    let workers = pool.current_num_threads() as u64;
+    let batch = (workers * 4).max(1);
+    on_progress(&Progress::Started {
+        job: "datagen".into(),
+        unit: "game".into(),
+        total: config.games,
+        done: start,
+        workers: workers as usize,
+        line_per_unit: false,
+    });
+    let mut next = start;
+    let mut positions = 0u64;
+    while next < config.games {
+        let end = (next + batch).min(config.games);
+        let games: Vec<GameData> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map_init(
+                    || Engine::new(config.engine.clone()),
+                    |engine, i| play_selfplay_game(config, i, engine),
+                )
+                .collect()
+        });
+        for g in &games {
+            file.write_all(format_game(g).as_bytes())
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            positions += g.samples.len() as u64;
+        }
+        file.flush()?;
+        next = end;
+        on_progress(&Progress::Advanced {
+            done: next,
+            status: format!("{positions} positions"),
+        });
+    }
+    on_progress(&Progress::Finished);
+    Ok((next - start, positions))
+}

@@ -1,0 +1,729 @@
+//! Ladders: players in order, each meeting its next neighbours (plus fixed anchors) in game
+//! pairs; ratings fitted jointly by maximum likelihood with the first player anchored at 0;
+//! 95% intervals by bootstrap over game pairs, for every rating and every neighbour gap.
+
+use crate::play::limits::LimitSpec;
+use crate::play::openings::OpeningSource;
+use crate::play::player::resolve_player;
+use crate::play::results::ResultsDir;
+use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
+use crate::play::runner::PlayedGame;
+use crate::play::schedule::Pairing;
+use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
+use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
+use crate::report::{describe_elo, Audience};
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::{GameResult, RuleSet};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The default ladder (configs/ladder.toml), embedded in the binary.
+pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
+
+/// One player of a ladder file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LadderPlayer {
+    /// Unique name in tables.
+    pub name: String,
+    /// Player spec (see `chuhan_arena::config::resolve_engine`).
+    pub spec: String,
+}
+
+/// A ladder file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LadderConfig {
+    /// Name (used in the default results folder name).
+    pub name: String,
+    /// Run seed.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Game pairs per pairing.
+    pub pairs: u64,
+    /// Each player meets the next `neighbours` players.
+    #[serde(default = "two")]
+    pub neighbours: usize,
+    /// Players that meet every other player.
+    #[serde(default)]
+    pub anchors: Vec<String>,
+    /// Per-move node cap on top of each player's own budget.
+    #[serde(default = "default_max_nodes")]
+    pub max_nodes: u64,
+    /// Random plies of generated openings.
+    #[serde(default = "six")]
+    pub opening_plies: u32,
+    /// Repetition rules (`asian` or `check-only`).
+    #[serde(default, with = "as_text")]
+    pub rules: RuleSet,
+    /// Judge's move limit (plies without a capture).
+    #[serde(default = "move_limit")]
+    pub move_limit: u16,
+    /// Bootstrap replicates.
+    #[serde(default = "bootstrap")]
+    pub bootstrap: usize,
+    /// Players, weakest first.
+    pub players: Vec<LadderPlayer>,
+}
+
+fn one() -> u64 {
+    1
+}
+fn two() -> usize {
+    2
+}
+fn six() -> u32 {
+    6
+}
+fn default_max_nodes() -> u64 {
+    2_000_000
+}
+fn move_limit() -> u16 {
+    120
+}
+fn bootstrap() -> usize {
+    1000
+}
+
+impl LadderConfig {
+    /// Parses and validates a ladder file; errors name the source and the problem.
+    pub fn parse(text: &str, source: &str) -> anyhow::Result<LadderConfig> {
+        let c: LadderConfig = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+        c.validate(source)?;
+        Ok(c)
+    }
+
+    /// Checks players, anchors, numbers and that the schedule is connected.
+    pub fn validate(&self, source: &str) -> anyhow::Result<()> {
+        if self.players.len() < 2 {
+            bail!("{source}: a ladder needs at least two [[players]]");
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, p) in self.players.iter().enumerate() {
+            if p.name.trim().is_empty() {
+                bail!("{source}: player {} has an empty name", i + 1);
+            }
+            if !seen.insert(p.name.as_str()) {
+                bail!("{source}: player name '{}' appears twice", p.name);
+            }
+            resolve_player(&p.spec).map_err(|e| anyhow!("{source}: player '{}': {e}", p.name))?;
+        }
+        for a in &self.anchors {
+            if !self.players.iter().any(|p| &p.name == a) {
+                bail!("{source}: anchor '{a}' is not one of the players");
+            }
+        }
+        if self.pairs == 0 {
+            bail!("{source}: pairs must be at least 1");
+        }
+        if self.max_nodes == 0 {
+            bail!("{source}: max_nodes must be at least 1");
+        }
+        if self.bootstrap < 100 {
+            bail!("{source}: bootstrap must be at least 100 replicates");
+        }
+        let pairings = self.pairings();
+        if let Some(groups) = disconnected(self.players.len(), &pairings) {
+            let names: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let n: Vec<&str> = g.iter().map(|&i| self.players[i].name.as_str()).collect();
+                    format!("{{{}}}", n.join(", "))
+                })
+                .collect();
+            bail!(
+                "{source}: the schedule is disconnected: no games link {} (raise neighbours or add an anchor)",
+                names.join(" and ")
+            );
+        }
+        Ok(())
+    }
+
+    /// Pairings: each player with its next `neighbours`, then anchors with everyone else.
+    pub fn pairings(&self) -> Vec<[usize; 2]> {
+        let n = self.players.len();
+        let mut out: Vec<[usize; 2]> = Vec::new();
+        for i in 0..n {
+            for j in i + 1..=(i + self.neighbours).min(n - 1) {
+                out.push([i, j]);
+            }
+        }
+        for a in &self.anchors {
+            let ai = self.players.iter().position(|p| &p.name == a).unwrap_or(0);
+            for j in 0..n {
+                let pair = [ai.min(j), ai.max(j)];
+                if j != ai && !out.contains(&pair) {
+                    out.push(pair);
+                }
+            }
+        }
+        out
+    }
+
+    /// The run configuration the arena plays and records.
+    pub fn run_config(&self, command: RunKind) -> RunConfig {
+        RunConfig {
+            command,
+            seed: self.seed,
+            pairs: self.pairs,
+            rules: self.rules,
+            move_limit: self.move_limit,
+            shard: None,
+            players: self
+                .players
+                .iter()
+                .map(|p| PlayerEntry {
+                    name: p.name.clone(),
+                    spec: p.spec.clone(),
+                })
+                .collect(),
+            limit: LimitSpec::Nodes(self.max_nodes),
+            openings: OpeningSource::Generated {
+                plies: self.opening_plies,
+            },
+            adjudication: Default::default(),
+            sprt: None,
+            pairings: self.pairings(),
+        }
+    }
+}
+
+/// Components of the pairing graph when it is not connected.
+pub fn disconnected(n: usize, pairings: &[[usize; 2]]) -> Option<Vec<Vec<usize>>> {
+    let mut comp: Vec<usize> = (0..n).collect();
+    fn find(c: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while c[r] != r {
+            r = c[r];
+        }
+        c[x] = r;
+        r
+    }
+    for &[a, b] in pairings {
+        let (ra, rb) = (find(&mut comp, a), find(&mut comp, b));
+        comp[ra] = rb;
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        let r = find(&mut comp, i);
+        groups.entry(r).or_default().push(i);
+    }
+    (groups.len() > 1).then(|| groups.into_values().collect())
+}
+
+/// Arena pairings from `[first, second]` pairs with `pairs` game pairs each.
+pub fn arena_pairings(pairs: &[[usize; 2]], per_pairing: u64) -> Vec<Pairing> {
+    pairs
+        .iter()
+        .map(|&[first, second]| Pairing {
+            first,
+            second,
+            pairs: per_pairing,
+        })
+        .collect()
+}
+
+/// Rating-model games from arena records (pairs grouped by the arena's pair index).
+pub fn rating_games(
+    records: &BTreeMap<u64, PlayedGame>,
+    names: &[String],
+    last_pair: Option<u64>,
+) -> Vec<ratings::GameRecord> {
+    let index: BTreeMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    records
+        .values()
+        .filter(|r| last_pair.map_or(true, |k| r.pair <= k))
+        .filter_map(|r| {
+            let red = *index.get(r.red.as_str())?;
+            let black = *index.get(r.black.as_str())?;
+            let score = match r.result {
+                GameResult::RedWins => 1.0,
+                GameResult::Draw => 0.5,
+                GameResult::BlackWins => 0.0,
+            };
+            Some(ratings::GameRecord {
+                pair_id: r.pair,
+                first: red,
+                second: black,
+                score_first: score,
+            })
+        })
+        .collect()
+}
+
+/// One player's line in the ratings table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRating {
+    /// Name.
+    pub name: String,
+    /// Elo relative to the first player.
+    pub elo: f64,
+    /// 95% interval.
+    pub interval: Interval,
+    /// Games played.
+    pub games: u64,
+    /// Points scored.
+    pub points: f64,
+    /// Draws.
+    pub draws: u64,
+}
+
+/// A neighbour gap with its interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gap {
+    /// Lower player (ladder order).
+    pub from: String,
+    /// Upper player.
+    pub to: String,
+    /// Fitted gap.
+    pub elo: f64,
+    /// 95% interval.
+    pub interval: Interval,
+}
+
+/// The fitted ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Ratings in ladder order.
+    pub players: Vec<PlayerRating>,
+    /// Gaps between consecutive players.
+    pub gaps: Vec<Gap>,
+    /// Head-to-head rows.
+    pub head_to_head: Vec<ratings::HeadToHead>,
+    /// Notes for the reader (perfect scores, the prior used, failed bootstrap replicates).
+    pub notes: Vec<String>,
+}
+
+/// Fits the ratings and bootstrap intervals. Players with a perfect or zero score are reported
+/// in the notes; then a weak prior (one virtual draw per pairing played) keeps ratings finite.
+pub fn analyse(
+    games: &[ratings::GameRecord],
+    names: &[String],
+    seed: u64,
+    replicates: usize,
+) -> Result<Analysis, RatingError> {
+    let n = names.len();
+    let mut notes = Vec::new();
+    let mut options = FitOptions::default();
+    let fit = match ratings::fit_ratings(games, n, &options) {
+        Ok(f) => f,
+        Err(e @ RatingError::NoFiniteRating { .. }) => {
+            notes.push(format!(
+                "{}; ratings below use a weak prior of 1 virtual draw per pairing played",
+                describe_error(&e, names)
+            ));
+            options.prior = Prior::DrawsPerPairing(1.0);
+            ratings::fit_ratings(games, n, &options)?
+        }
+        Err(e) => return Err(e),
+    };
+    let order: Vec<usize> = (0..n).collect();
+    let mut boot =
+        ratings::bootstrap_intervals(games, n, &options, seed, replicates, &order, 0.95)?;
+    // Resamples of a small ladder often contain a perfect score; rather than drop many of them
+    // (which biases the intervals), redo the bootstrap with the weak prior.
+    if boot.failed * 20 > replicates && options.prior == Prior::None {
+        let with_prior = FitOptions {
+            prior: Prior::DrawsPerPairing(1.0),
+            ..options
+        };
+        boot = ratings::bootstrap_intervals(games, n, &with_prior, seed, replicates, &order, 0.95)?;
+        notes.push(
+            "intervals use a weak prior of 1 virtual draw per pairing (many resamples had a perfect score)"
+                .to_string(),
+        );
+    }
+    if boot.failed > 0 {
+        notes.push(format!(
+            "{} of {} bootstrap replicates had no finite ratings and were dropped",
+            boot.failed,
+            boot.replicates + boot.failed
+        ));
+    }
+    let mut per: Vec<(u64, f64, u64)> = vec![(0, 0.0, 0); n];
+    for g in games {
+        per[g.first].0 += 1;
+        per[g.second].0 += 1;
+        per[g.first].1 += g.score_first;
+        per[g.second].1 += 1.0 - g.score_first;
+        if g.score_first == 0.5 {
+            per[g.first].2 += 1;
+            per[g.second].2 += 1;
+        }
+    }
+    let players = (0..n)
+        .map(|i| PlayerRating {
+            name: names[i].clone(),
+            elo: fit.ratings[i],
+            interval: boot.ratings[i],
+            games: per[i].0,
+            points: per[i].1,
+            draws: per[i].2,
+        })
+        .collect();
+    let gaps = (0..n.saturating_sub(1))
+        .map(|i| Gap {
+            from: names[i].clone(),
+            to: names[i + 1].clone(),
+            elo: fit.ratings[i + 1] - fit.ratings[i],
+            interval: boot.gaps[i],
+        })
+        .collect();
+    Ok(Analysis {
+        players,
+        gaps,
+        head_to_head: ratings::head_to_head(games, n)?,
+        notes,
+    })
+}
+
+/// A rating error in words, with player names instead of indices.
+pub fn describe_error(e: &RatingError, names: &[String]) -> String {
+    let list = |v: &[usize]| {
+        v.iter()
+            .map(|&i| names.get(i).map_or("?", |s| s.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match e {
+        RatingError::NoFiniteRating { perfect, zero, .. } => {
+            let mut parts = Vec::new();
+            if !perfect.is_empty() {
+                parts.push(format!("perfect score (100%): {}", list(perfect)));
+            }
+            if !zero.is_empty() {
+                parts.push(format!("zero score: {}", list(zero)));
+            }
+            if parts.is_empty() {
+                "a group of players won every game against the rest".to_string()
+            } else {
+                parts.join("; ")
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Formats an Elo value with sign.
+pub fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.0}")
+    } else {
+        "inf".into()
+    }
+}
+
+impl Analysis {
+    /// Rows of the ratings table, strongest first: rank, name, Elo, −, +, games, score, draws.
+    pub fn rating_rows(&self) -> Vec<Vec<String>> {
+        let mut idx: Vec<usize> = (0..self.players.len()).collect();
+        idx.sort_by(|&a, &b| {
+            self.players[b]
+                .elo
+                .partial_cmp(&self.players[a].elo)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        idx.iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let p = &self.players[i];
+                vec![
+                    (rank + 1).to_string(),
+                    p.name.clone(),
+                    format!("{:.0}", p.elo),
+                    format!("{:.0}", (p.elo - p.interval.lo).max(0.0)),
+                    format!("{:.0}", (p.interval.hi - p.elo).max(0.0)),
+                    p.games.to_string(),
+                    format!("{:.1}%", 100.0 * p.points / p.games.max(1) as f64),
+                    format!("{:.1}%", 100.0 * p.draws as f64 / p.games.max(1) as f64),
+                ]
+            })
+            .collect()
+    }
+
+    /// Rows of the gap table in ladder order: from, to, gap, 95% interval.
+    pub fn gap_rows(&self) -> Vec<Vec<String>> {
+        self.gaps
+            .iter()
+            .map(|g| {
+                vec![
+                    format!("{} -> {}", g.from, g.to),
+                    signed(g.elo),
+                    format!("[{}, {}]", signed(g.interval.lo), signed(g.interval.hi)),
+                ]
+            })
+            .collect()
+    }
+
+    /// ratings.csv contents.
+    pub fn ratings_csv(&self) -> anyhow::Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "order", "name", "elo", "elo_lo95", "elo_hi95", "games", "points", "draws",
+        ])?;
+        for (i, p) in self.players.iter().enumerate() {
+            w.write_record([
+                i.to_string(),
+                p.name.clone(),
+                format!("{:.1}", p.elo),
+                format!("{:.1}", p.interval.lo),
+                format!("{:.1}", p.interval.hi),
+                p.games.to_string(),
+                format!("{:.1}", p.points),
+                p.draws.to_string(),
+            ])?;
+        }
+        Ok(String::from_utf8(w.into_inner()?)?)
+    }
+
+    /// pairings.csv contents: every head-to-head.
+    pub fn pairings_csv(&self) -> anyhow::Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "first",
+            "second",
+            "games",
+            "first_wins",
+            "draws",
+            "first_losses",
+            "first_score",
+            "pentanomial",
+        ])?;
+        for h in &self.head_to_head {
+            w.write_record([
+                self.players[h.a].name.clone(),
+                self.players[h.b].name.clone(),
+                h.games.to_string(),
+                h.record.wins.to_string(),
+                h.record.draws.to_string(),
+                h.record.losses.to_string(),
+                format!("{:.3}", h.score),
+                format!("{:?}", h.pairs.counts),
+            ])?;
+        }
+        Ok(String::from_utf8(w.into_inner()?)?)
+    }
+}
+
+/// File in the run folder that keeps the ladder's analysis settings.
+pub const LADDER_COPY: &str = "ladder.toml";
+
+/// Loads the ladder config: a file, or the embedded default.
+pub fn load_config(path: Option<&Path>) -> anyhow::Result<(LadderConfig, String)> {
+    match path {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read ladder config {}", p.display()))?;
+            Ok((LadderConfig::parse(&text, &p.display().to_string())?, text))
+        }
+        None => Ok((
+            LadderConfig::parse(DEFAULT_LADDER, "configs/ladder.toml (built in)")?,
+            DEFAULT_LADDER.to_string(),
+        )),
+    }
+}
+
+/// Plays (or resumes) a run with explicit pairings and returns what the arena recorded.
+pub fn play(
+    config: RunConfig,
+    destination: Destination,
+    concurrency: Option<usize>,
+    audience: Audience,
+) -> anyhow::Result<(PreparedRun, Finished)> {
+    let pairings = arena_pairings(&config.pairings, config.pairs);
+    let plan = plan_from_config(&config, pairings, concurrency)?;
+    let prepared = PreparedRun::new(config, plan, destination);
+    let labels = prepared.pairing_labels();
+    let finished = execute(&prepared, None, labels, Box::new(describe_elo), audience)?;
+    Ok((prepared, finished))
+}
+
+/// A ladder ready to play: a new one (from a ladder file, overrides applied) or one to resume.
+pub struct LadderPlan {
+    /// The run configuration (as in the manifest).
+    pub config: RunConfig,
+    /// Where results go.
+    pub destination: Destination,
+    /// Bootstrap replicates of the analysis.
+    pub replicates: usize,
+    /// The ladder's name (for the plot title).
+    pub name: String,
+    /// A new ladder's file as written back into the run folder (none when resuming).
+    pub copy: Option<String>,
+}
+
+impl LadderPlan {
+    /// A new ladder writing to `dir`.
+    pub fn new(ladder: &LadderConfig, dir: PathBuf) -> anyhow::Result<LadderPlan> {
+        Ok(LadderPlan {
+            config: ladder.run_config(RunKind::Ladder),
+            destination: Destination::New(dir),
+            replicates: ladder.bootstrap,
+            name: ladder.name.clone(),
+            copy: Some(toml::to_string(&LadderCopy::from(ladder))?),
+        })
+    }
+
+    /// The interrupted ladder in `dir`; `bootstrap` overrides the replicates it was made with.
+    pub fn resume(dir: &Path, bootstrap: Option<usize>) -> anyhow::Result<LadderPlan> {
+        let manifest = ResultsDir::read_manifest(dir)?;
+        if manifest.config.command != RunKind::Ladder {
+            bail!(
+                "{} holds a '{}' run; resume it with chuhan {}",
+                dir.display(),
+                manifest.config.command,
+                manifest.config.command
+            );
+        }
+        let stored = std::fs::read_to_string(dir.join(LADDER_COPY))
+            .ok()
+            .and_then(|t| LadderConfig::parse(&t, LADDER_COPY).ok());
+        let replicates = bootstrap
+            .or(stored.as_ref().map(|c| c.bootstrap))
+            .unwrap_or(1000);
+        let name = stored.map_or_else(|| "ladder".to_string(), |c| c.name);
+        Ok(LadderPlan {
+            config: manifest.config,
+            destination: Destination::Resume(dir.to_path_buf()),
+            replicates,
+            name,
+            copy: None,
+        })
+    }
+}
+
+/// What a finished ladder produced.
+pub struct LadderOutcome {
+    /// The run as it was played.
+    pub prepared: PreparedRun,
+    /// The games.
+    pub finished: Finished,
+    /// The fitted ratings.
+    pub analysis: Analysis,
+}
+
+/// The header of the rating table (and summary.csv).
+pub const RATING_HEADER: [&str; 8] = ["rank", "name", "elo", "-", "+", "games", "score", "draws"];
+
+/// Plays (or resumes) the ladder, then fits the ratings and writes summary.csv, ratings.csv,
+/// pairings.csv, ladder.svg and (for a new ladder) the ladder file copy.
+pub fn run(
+    plan: LadderPlan,
+    concurrency: Option<usize>,
+    audience: Audience,
+) -> anyhow::Result<LadderOutcome> {
+    let (prepared, finished) = play(plan.config, plan.destination, concurrency, audience)?;
+    if let Some(copy) = &plan.copy {
+        let path = finished.dir.path().join(LADDER_COPY);
+        std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let analysis = write_outputs(
+        &prepared,
+        &finished,
+        plan.replicates,
+        &format!("Ladder '{}'", plan.name),
+    )?;
+    Ok(LadderOutcome {
+        prepared,
+        finished,
+        analysis,
+    })
+}
+
+/// Fits the joint ratings of a played run (bootstrap seeded by `seed`); the error names the
+/// players concerned.
+pub fn fit_ratings(
+    prepared: &PreparedRun,
+    finished: &Finished,
+    seed: u64,
+    replicates: usize,
+) -> Result<Analysis, String> {
+    let names: Vec<String> = prepared
+        .config
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let games = rating_games(&finished.records, &names, None);
+    analyse(&games, &names, seed, replicates).map_err(|e| describe_error(&e, &names))
+}
+
+/// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, pairings.csv,
+/// ladder.svg).
+pub fn write_outputs(
+    prepared: &PreparedRun,
+    finished: &Finished,
+    replicates: usize,
+    title: &str,
+) -> anyhow::Result<Analysis> {
+    let analysis = fit_ratings(prepared, finished, prepared.config.seed, replicates)
+        .map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+    let dir = finished.dir.path();
+    finished
+        .dir
+        .write_summary(&RATING_HEADER, &analysis.rating_rows())?;
+    std::fs::write(dir.join("ratings.csv"), analysis.ratings_csv()?)
+        .with_context(|| format!("cannot write {}", dir.join("ratings.csv").display()))?;
+    std::fs::write(dir.join("pairings.csv"), analysis.pairings_csv()?)
+        .with_context(|| format!("cannot write {}", dir.join("pairings.csv").display()))?;
+    let points: Vec<(String, f64, f64, f64)> = analysis
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), p.elo, p.interval.lo, p.interval.hi))
+        .collect();
+    crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &points)?;
+    Ok(analysis)
+}
+
+/// The ladder file as written back into the run folder.
+#[derive(serde::Serialize)]
+struct LadderCopy {
+    name: String,
+    seed: u64,
+    pairs: u64,
+    neighbours: usize,
+    anchors: Vec<String>,
+    max_nodes: u64,
+    opening_plies: u32,
+    #[serde(with = "as_text")]
+    rules: RuleSet,
+    move_limit: u16,
+    bootstrap: usize,
+    players: Vec<PlayerCopy>,
+}
+
+#[derive(serde::Serialize)]
+struct PlayerCopy {
+    name: String,
+    spec: String,
+}
+
+impl From<&LadderConfig> for LadderCopy {
+    fn from(c: &LadderConfig) -> Self {
+        LadderCopy {
+            name: c.name.clone(),
+            seed: c.seed,
+            pairs: c.pairs,
+            neighbours: c.neighbours,
+            anchors: c.anchors.clone(),
+            max_nodes: c.max_nodes,
+            opening_plies: c.opening_plies,
+            rules: c.rules,
+            move_limit: c.move_limit,
+            bootstrap: c.bootstrap,
+            players: c
+                .players
+                .iter()
+                .map(|p| PlayerCopy {
+                    name: p.name.clone(),
+                    spec: p.spec.clone(),
+                })
+                .collect(),
+        }
+    }
+}

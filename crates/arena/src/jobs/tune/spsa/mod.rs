@@ -1,0 +1,338 @@
+//! SPSA, fishtest-compatible, over the engine's parameter table: [`parameters`] (what is tuned,
+//! parameter files), [`gains`] (the schedule, perturbations, updates), [`driver`] (the
+//! iteration loop and the games), [`storage`] (manifest, spsa.csv, tuned.toml) and [`run`], the
+//! job itself.
+//!
+//! **Algorithm** (docs/tuning.md). `N` iterations; `A = 0.1 N`, `alpha = 0.602`,
+//! `gamma = 0.101`; per parameter `c = c_end N^gamma`, `a = r_end c_end^2 (A + N)^alpha`. At
+//! iteration `k` (1-based): `c_k = c / k^gamma`, `R_k = a / (A + k)^alpha / c_k^2`; every
+//! parameter is flipped by a random `delta_i = ±1`; `theta + c_k delta` plays
+//! `theta - c_k delta` in game pairs (one opening, colours swapped), the values rounded
+//! stochastically (`floor(x + U[0,1))`) to the engine's integers; then
+//! `theta_i <- clip(theta_i + R_k c_k (W - L) delta_i, min_i, max_i)` with W and L counted from
+//! the `theta + c_k delta` side. (So `c_N = c_end` and `R_N = r_end`.)
+//!
+//! **Seeds.** Iteration `k` draws its flips and rounding from its own generator seeded by
+//! `splitmix64(splitmix64(seed ^ TAG) ^ k)`; the game with global index `g` (pair
+//! `p = (k - 1) P + j` of `P` pairs per iteration, games `2p` and `2p + 1`) gets the arena's
+//! `game_seed(seed, g)` and opening `p`. Nothing depends on the order in which games finish.
+//!
+//! **Parallelism and the lag rule (deterministic).** Iteration `k` is evaluated at
+//! `theta^(max(k - 1 - lag, 0))`, where `theta^(j)` is theta after the updates of iterations
+//! `1..=j` (`theta^(0)` the start); updates are applied strictly in iteration order, each to the
+//! latest theta. With `--lag 0` (the default) this is plain sequential SPSA and only the `2P`
+//! games of one iteration run at once; `--lag L` lets up to `L + 1` iterations be in flight,
+//! fishtest-style, at the cost of gradients measured `L` updates late. Since every evaluation
+//! point, flip, rounding draw, opening and game seed is a function of the seed and `k` alone, the
+//! trajectory is the same at any `--concurrency` and after `--resume`.
+//!
+//! **Output** (the run folder): `manifest.toml`, `spsa.csv` (one row per iteration, flushed as
+//! it completes), `spsa.svg` and `tuned.toml` at the end.
+
+pub mod driver;
+pub mod gains;
+pub mod parameters;
+pub mod storage;
+
+pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, PlayGame};
+pub use gains::{iteration_seed, stochastic_round, Gains, Perturbation, Spsa};
+pub use parameters::{
+    params_from_names, parse_param_file, ParamFileError, ParamNamesError, SpsaParam, FIELDS,
+};
+pub use storage::{
+    choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_toml, SpsaConfig,
+    SpsaManifest,
+};
+
+use crate::play::config::{builtin_levels, parse_engine_config};
+use crate::play::game::{Adjudication, PlaySettings};
+use crate::play::limits::LimitSpec;
+use crate::play::setup::Destination;
+use crate::report::plots::spsa_svg;
+use crate::report::{Audience, Progress, ProgressReporter};
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::{params, GameConfig};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// fishtest's `alpha`: the decay exponent of the learning rate.
+pub const ALPHA: f64 = 0.602;
+/// fishtest's `gamma`: the decay exponent of the perturbation size.
+pub const GAMMA: f64 = 0.101;
+/// Default `r_end` for `--params`.
+pub const DEFAULT_R_END: f64 = 0.002;
+/// Default per-move node limit.
+pub const DEFAULT_NODES: u64 = 2_000;
+/// Default number of iterations.
+pub const DEFAULT_ITERATIONS: u64 = 1_000;
+/// Mixed into the run seed for the per-iteration generators.
+pub(crate) const ITERATION_TAG: u64 = 0x7370_7361_5f69_7465; // "spsa_ite"
+
+/// What a finished tuning run produced.
+pub struct SpsaOutcome {
+    /// The run's SPSA settings.
+    pub spsa: Spsa,
+    /// Theta after the last iteration.
+    pub theta: Vec<f64>,
+    /// Games played in this session.
+    pub played: u64,
+    /// Wall seconds of this session.
+    pub seconds: f64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The `chuhan sprt` command that must confirm the gain.
+    pub sprt_command: String,
+}
+
+/// Runs (or resumes) the tuning run `config` in `destination` with `concurrency` games at once
+/// (all cores when `None`): writes the manifest and spsa.csv as iterations complete, then
+/// spsa.svg and tuned.toml. Progress goes to `audience`.
+pub fn run(
+    config: &SpsaConfig,
+    destination: &Destination,
+    concurrency: Option<usize>,
+    audience: Audience,
+) -> anyhow::Result<SpsaOutcome> {
+    let (dir, resumed) = match destination {
+        Destination::New(dir) => (dir.clone(), false),
+        Destination::Resume(dir) => (dir.clone(), true),
+    };
+    let spsa = config.spsa();
+    let (full_base, hash) = resolve_base(&config.base)?;
+    if hash != config.base_hash {
+        bail!(
+            "the base engine file {} changed since the run started",
+            config.base
+        );
+    }
+    let mut base = full_base.clone();
+    if let Some(level) = base.level.as_mut() {
+        level.time = None;
+    }
+    let indices: Vec<usize> = spsa
+        .params
+        .iter()
+        .map(|p| params::index_of(&p.name).ok_or_else(|| anyhow!("unknown parameter '{}'", p.name)))
+        .collect::<anyhow::Result<_>>()?;
+    if concurrency == Some(0) {
+        bail!("--concurrency must be at least 1");
+    }
+    let concurrency = concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let total_pairs = spsa.gains.iterations * spsa.pairs_per_iteration;
+    let games = EngineGames {
+        base: base.clone(),
+        indices,
+        openings: Openings::new(&config.openings, spsa.seed, total_pairs)?,
+        settings: PlaySettings {
+            game: GameConfig {
+                rules: config.rules,
+                move_limit: config.move_limit,
+            },
+            limit: config.limit,
+            adjudication: Adjudication {
+                ply_cap: config.ply_cap,
+                ..Adjudication::default()
+            },
+        },
+    };
+
+    // Open the results: a new folder, or the resumed spsa.csv cut back to its complete lines.
+    let csv_path = dir.join("spsa.csv");
+    let history = if resumed {
+        let (history, complete_len) = read_csv(&csv_path, &spsa)?;
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&csv_path)
+            .with_context(|| format!("cannot open {}", csv_path.display()))?;
+        file.set_len(complete_len)
+            .with_context(|| format!("cannot truncate {}", csv_path.display()))?;
+        history
+    } else {
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let manifest = SpsaManifest::new(config.clone());
+        let mpath = dir.join("manifest.toml");
+        std::fs::write(&mpath, toml::to_string(&manifest)?)
+            .with_context(|| format!("cannot write {}", mpath.display()))?;
+        std::fs::write(&csv_path, format!("{}\n", csv_header(&spsa.params)))
+            .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        vec![spsa.start()]
+    };
+    let mut csv = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&csv_path)
+        .with_context(|| format!("cannot open {}", csv_path.display()))?;
+
+    let already = history.len() as u64 - 1;
+    let mut progress = ProgressReporter::new(audience);
+    progress.on(&Progress::Started {
+        job: "spsa".into(),
+        unit: "iteration".into(),
+        total: spsa.gains.iterations,
+        done: already,
+        workers: concurrency,
+        line_per_unit: false,
+    });
+    let mut wdl = [0u64; 3];
+    let start = Instant::now();
+    let mut on_row = |row: &IterationRow| -> anyhow::Result<()> {
+        writeln!(csv, "{}", csv_line(row))
+            .and_then(|()| csv.flush())
+            .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        wdl[0] += row.wins;
+        wdl[1] += row.draws;
+        wdl[2] += row.losses;
+        progress.on(&Progress::Advanced {
+            done: row.iteration,
+            status: iteration_status(wdl, row, &spsa.params),
+        });
+        Ok(())
+    };
+    let outcome = drive(&spsa, history, &games, concurrency, &mut on_row);
+    progress.on(&Progress::Finished);
+    let history = outcome.map_err(|e| {
+        anyhow!(
+            "{e:#}; the iterations completed so far are kept in {}, continue with --resume {}",
+            csv_path.display(),
+            dir.display()
+        )
+    })?;
+    let played = 2 * spsa.pairs_per_iteration * (history.len() as u64 - 1 - already);
+    let seconds = start.elapsed().as_secs_f64();
+
+    let theta = history.last().expect("non-empty").clone();
+    spsa_svg(&dir.join("spsa.svg"), &spsa.params, &history)?;
+    let limit_flag = match config.limit {
+        LimitSpec::Depth(d) => format!("--depth {d}"),
+        LimitSpec::Nodes(n) => format!("--nodes {n}"),
+        other => format!("# limit {other}"),
+    };
+    let tuned_path = dir.join("tuned.toml");
+    let sprt = format!(
+        "chuhan sprt --base {} --test {} --elo0 0 --elo1 5 {limit_flag}",
+        config.base,
+        tuned_path.display()
+    );
+    let comment = format!(
+        "Made by chuhan tune spsa: {} iterations from base '{}', seed {}.\nAccept only after an SPRT against the start values:\n  {sprt}",
+        spsa.gains.iterations, config.base, config.seed
+    );
+    let text = tuned_toml(&full_base, &spsa, &theta, &comment);
+    // The file must load as an engine config; a failure here is a bug, not bad input.
+    parse_engine_config(&text, "tuned.toml", "spsa-tuned", &builtin_levels())
+        .context("the tuned configuration does not load")?;
+    std::fs::write(&tuned_path, text)
+        .with_context(|| format!("cannot write {}", tuned_path.display()))?;
+
+    Ok(SpsaOutcome {
+        spsa,
+        theta,
+        played,
+        seconds,
+        concurrency,
+        dir,
+        sprt_command: sprt,
+    })
+}
+
+/// The status of a run after `row`: W-D-L so far and (up to four) parameters' theta.
+fn iteration_status(wdl: [u64; 3], row: &IterationRow, params: &[SpsaParam]) -> String {
+    let mut s = format!("W-D-L {}-{}-{}", wdl[0], wdl[1], wdl[2]);
+    for (p, t) in params.iter().zip(&row.theta).take(4) {
+        let _ = write!(s, "  {}={t:.1}", p.name);
+    }
+    if params.len() > 4 {
+        s.push_str("  ...");
+    }
+    s
+}
+
+/// Test helpers shared by the submodules' tests: parameters, settings and a simulated objective.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    pub fn param(name: &str, start: f64, min: f64, max: f64, c_end: f64, r_end: f64) -> SpsaParam {
+        SpsaParam {
+            name: name.into(),
+            start,
+            min,
+            max,
+            c_end,
+            r_end,
+        }
+    }
+
+    pub fn spsa(params: Vec<SpsaParam>, iterations: u64, lag: u64, seed: u64) -> Spsa {
+        Spsa {
+            params,
+            gains: Gains::new(iterations),
+            pairs_per_iteration: 1,
+            lag,
+            seed,
+        }
+    }
+
+    /// A simulated objective: a quadratic bowl with its optimum at `optimum`; the side nearer
+    /// to it wins more often (logistic in the difference of the objective), draws happen.
+    pub struct Bowl {
+        pub optimum: Vec<f64>,
+        pub scale: Vec<f64>,
+    }
+
+    impl Bowl {
+        fn value(&self, v: &[i32]) -> f64 {
+            v.iter()
+                .zip(&self.optimum)
+                .zip(&self.scale)
+                .map(|((&x, o), s)| -((x as f64 - o) / s).powi(2))
+                .sum()
+        }
+    }
+
+    impl PlayGame for Bowl {
+        fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+            let diff = self.value(&job.plus) - self.value(&job.minus);
+            let p_plus = 1.0 / (1.0 + (-2.0 * diff).exp());
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(job.seed);
+            if rng.gen::<f64>() < 0.3 {
+                return Ok(0.5);
+            }
+            Ok(if rng.gen::<f64>() < p_plus { 1.0 } else { 0.0 })
+        }
+    }
+
+    pub fn bowl_run() -> (Spsa, Bowl) {
+        let s = spsa(
+            vec![
+                param("material.horse", 340.0, 300.0, 600.0, 15.0, 0.02),
+                param("material.cannon", 560.0, 300.0, 600.0, 15.0, 0.02),
+            ],
+            2000,
+            0,
+            3,
+        );
+        let bowl = Bowl {
+            optimum: vec![480.0, 400.0],
+            scale: vec![100.0, 100.0],
+        };
+        (s, bowl)
+    }
+
+    pub fn distance(theta: &[f64], optimum: &[f64]) -> f64 {
+        theta
+            .iter()
+            .zip(optimum)
+            .map(|(t, o)| (t - o).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+}

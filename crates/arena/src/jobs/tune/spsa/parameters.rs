@@ -1,0 +1,247 @@
+//! What an SPSA run tunes: parameters from a fishtest parameter file or by name.
+
+use super::DEFAULT_R_END;
+use chuhan_engine::{params, Params};
+use serde::{Deserialize, Serialize};
+
+/// One tuned parameter: a name from the parameter table and its SPSA settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaParam {
+    /// Name in the parameter table (`chuhan params`).
+    pub name: String,
+    /// Start value of theta.
+    pub start: f64,
+    /// Smallest value theta may take (a whole number within the table's range).
+    pub min: f64,
+    /// Largest value theta may take (a whole number within the table's range).
+    pub max: f64,
+    /// Perturbation size at the last iteration.
+    pub c_end: f64,
+    /// Learning rate at the last iteration.
+    pub r_end: f64,
+}
+
+/// A bad line in a parameter file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{source_name}:{line}: field '{field}': {reason}")]
+pub struct ParamFileError {
+    /// The file.
+    pub source_name: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// The field at fault (`name`, `start`, `min`, `max`, `c_end`, `r_end`, or `line`).
+    pub field: &'static str,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The field names of a parameter line, in order.
+pub const FIELDS: [&str; 6] = ["name", "start", "min", "max", "c_end", "r_end"];
+
+/// Parses a fishtest parameter file: lines `name, start, min, max, c_end, r_end`; blank lines
+/// and `#` comments (whole lines or line ends) are skipped. Names come from the parameter
+/// table; `min <= start <= max` within the table's range, `min` and `max` whole numbers,
+/// `c_end > 0`, `r_end > 0`, no name twice.
+pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, ParamFileError> {
+    let mut out: Vec<SpsaParam> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let body = raw.split('#').next().unwrap_or("").trim();
+        if body.is_empty() {
+            continue;
+        }
+        let err = |field: &'static str, reason: String| ParamFileError {
+            source_name: source.to_string(),
+            line,
+            field,
+            reason,
+        };
+        let cells: Vec<&str> = body.split(',').map(str::trim).collect();
+        if cells.len() != FIELDS.len() {
+            return Err(err(
+                "line",
+                format!(
+                    "expected 6 comma-separated fields `name, start, min, max, c_end, r_end`, found {}",
+                    cells.len()
+                ),
+            ));
+        }
+        let name = cells[0];
+        let index = params::index_of(name).ok_or_else(|| {
+            err(
+                "name",
+                format!("unknown parameter '{name}' (see `chuhan params`)"),
+            )
+        })?;
+        if out.iter().any(|p| p.name == name) {
+            return Err(err("name", format!("'{name}' is listed twice")));
+        }
+        let mut nums = [0.0f64; 5];
+        for (k, cell) in cells[1..].iter().enumerate() {
+            let field = FIELDS[k + 1];
+            let v: f64 = cell
+                .parse()
+                .map_err(|_| err(field, format!("'{cell}' is not a number")))?;
+            if !v.is_finite() {
+                return Err(err(field, format!("'{cell}' is not a finite number")));
+            }
+            nums[k] = v;
+        }
+        let [start, min, max, c_end, r_end] = nums;
+        let def = &params::table()[index];
+        for (field, v) in [("min", min), ("max", max)] {
+            if v.fract() != 0.0 {
+                return Err(err(field, format!("{v} is not a whole number")));
+            }
+            if v < def.min as f64 || v > def.max as f64 {
+                return Err(err(
+                    field,
+                    format!(
+                        "{v} is outside the table's range [{}, {}] for {name}",
+                        def.min, def.max
+                    ),
+                ));
+            }
+        }
+        if min > max {
+            return Err(err("min", format!("min {min} is above max {max}")));
+        }
+        if start < min || start > max {
+            return Err(err(
+                "start",
+                format!("{start} is outside [min, max] = [{min}, {max}]"),
+            ));
+        }
+        if c_end <= 0.0 {
+            return Err(err("c_end", format!("{c_end} must be above 0")));
+        }
+        if r_end <= 0.0 {
+            return Err(err("r_end", format!("{r_end} must be above 0")));
+        }
+        out.push(SpsaParam {
+            name: name.to_string(),
+            start,
+            min,
+            max,
+            c_end,
+            r_end,
+        });
+    }
+    if out.is_empty() {
+        return Err(ParamFileError {
+            source_name: source.to_string(),
+            line: text.lines().count().max(1),
+            field: "line",
+            reason: "the file lists no parameter".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// Why a `--params` list of names was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamNamesError {
+    /// Not in the parameter table.
+    #[error("--params: unknown parameter '{0}' (see `chuhan params`)")]
+    Unknown(String),
+    /// Named twice.
+    #[error("--params: '{0}' is listed twice")]
+    Twice(String),
+    /// A parameter whose range is one value.
+    #[error("--params: '{name}' has an empty range [{min}, {max}]")]
+    EmptyRange {
+        /// The parameter.
+        name: String,
+        /// Its minimum.
+        min: i32,
+        /// Its maximum.
+        max: i32,
+    },
+    /// No name at all.
+    #[error("--params: give at least one parameter name")]
+    Empty,
+}
+
+/// Parameters from a comma-separated list of names: start from `base` (the table default
+/// unless the base engine overrides it), min and max from the table, `c_end = (max - min) / 20`,
+/// `r_end = 0.002`.
+pub fn params_from_names(list: &str, base: &Params) -> Result<Vec<SpsaParam>, ParamNamesError> {
+    let mut out: Vec<SpsaParam> = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let index =
+            params::index_of(name).ok_or_else(|| ParamNamesError::Unknown(name.to_string()))?;
+        if out.iter().any(|p| p.name == name) {
+            return Err(ParamNamesError::Twice(name.to_string()));
+        }
+        let def = &params::table()[index];
+        if def.min == def.max {
+            return Err(ParamNamesError::EmptyRange {
+                name: name.to_string(),
+                min: def.min,
+                max: def.max,
+            });
+        }
+        out.push(SpsaParam {
+            name: name.to_string(),
+            start: base.get(index) as f64,
+            min: def.min as f64,
+            max: def.max as f64,
+            c_end: (def.max - def.min) as f64 / 20.0,
+            r_end: DEFAULT_R_END,
+        });
+    }
+    if out.is_empty() {
+        return Err(ParamNamesError::Empty);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::param;
+    use super::*;
+
+    #[test]
+    fn param_files_parse_and_errors_name_line_and_field() {
+        let text = "# tuned\nmaterial.horse, 430, 300, 600, 15, 0.002  # horse\n\neval.tempo,3.5,-20,40,3,0.002\n";
+        let p = parse_param_file(text, "p.txt").unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[1], param("eval.tempo", 3.5, -20.0, 40.0, 3.0, 0.002));
+        let err = |body: &str| parse_param_file(body, "p.txt").unwrap_err();
+        let e = err("material.horse, 430, 300, 600, 15, 0.002\nmaterial.queen, 1, 0, 2, 1, 0.002");
+        assert_eq!((e.line, e.field), (2, "name"));
+        assert!(e.to_string().starts_with("p.txt:2: field 'name'"), "{e}");
+        assert_eq!(
+            err("material.horse, 700, 300, 600, 15, 0.002").field,
+            "start"
+        );
+        assert_eq!(err("material.horse, 430, 600, 300, 15, 0.002").field, "min");
+        assert_eq!(
+            err("material.horse, 430, 300, 600, 0, 0.002").field,
+            "c_end"
+        );
+        assert_eq!(err("material.horse, 430, 300, 600, 15, -1").field, "r_end");
+        assert_eq!(err("material.horse, 430, 300, 900, 15, 0.002").field, "max");
+        assert_eq!(
+            err("material.horse, 430, 300.5, 600, 15, 0.002").field,
+            "min"
+        );
+        assert_eq!(err("material.horse, x, 300, 600, 15, 0.002").field, "start");
+        assert_eq!(err("material.horse, 430, 300, 600, 15").field, "line");
+        assert_eq!(err("# nothing\n").field, "line");
+        let e = err("eval.tempo,3,-20,40,3,0.002\neval.tempo,3,-20,40,3,0.002");
+        assert_eq!((e.line, e.field), (2, "name"));
+    }
+
+    #[test]
+    fn params_by_name_take_the_table() {
+        let p = params_from_names("material.horse, eval.tempo", &Params::default()).unwrap();
+        assert_eq!(
+            p[0],
+            param("material.horse", 430.0, 300.0, 600.0, 15.0, 0.002)
+        );
+        assert_eq!(p[1], param("eval.tempo", 3.0, -20.0, 40.0, 3.0, 0.002));
+        assert!(params_from_names("material.queen", &Params::default()).is_err());
+        assert!(params_from_names("", &Params::default()).is_err());
+    }
+}

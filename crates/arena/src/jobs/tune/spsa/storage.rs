@@ -1,0 +1,350 @@
+//! What a tuning run keeps on disk: the manifest (its configuration), spsa.csv (theta per
+//! iteration, resumable) and tuned.toml (an engine config with the tuned values).
+
+use super::driver::IterationRow;
+use super::gains::{Gains, Spsa};
+use super::parameters::SpsaParam;
+use crate::play::config::{builtin_levels, resolve_engine};
+use crate::play::limits::LimitSpec;
+use crate::play::openings::{fnv1a_hex, OpeningSource};
+use crate::play::results::{as_text, default_out_dir, Manifest, ResultsDir};
+use crate::play::setup::Destination;
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::{params, EngineConfig, RuleSet};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Everything that determines a tuning run (stored in manifest.toml).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaConfig {
+    /// Always `tune spsa`.
+    pub command: String,
+    /// Run seed (written as a string: TOML integers are signed 64-bit).
+    #[serde(with = "as_text")]
+    pub seed: u64,
+    /// `N`.
+    pub iterations: u64,
+    /// Game pairs per iteration.
+    pub pairs_per_iteration: u64,
+    /// Evaluation lag in iterations (see the module docs).
+    pub lag: u64,
+    /// The base engine spec (`default`, a level, or an engine file).
+    pub base: String,
+    /// FNV-1a of the base engine file, when the base is a file.
+    pub base_hash: Option<String>,
+    /// Repetition rules (`asian` or `check-only` in the manifest).
+    #[serde(with = "as_text")]
+    pub rules: RuleSet,
+    /// The judge's move limit.
+    pub move_limit: u16,
+    /// Draw games that reach this many plies.
+    pub ply_cap: Option<u32>,
+    /// `A`.
+    pub big_a: f64,
+    /// `alpha`.
+    pub alpha: f64,
+    /// `gamma`.
+    pub gamma: f64,
+    /// Per-move limit (nodes or depth).
+    pub limit: LimitSpec,
+    /// Opening source.
+    pub openings: OpeningSource,
+    /// The tuned parameters.
+    pub params: Vec<SpsaParam>,
+}
+
+/// `manifest.toml` of a tuning run.
+pub type SpsaManifest = Manifest<SpsaConfig>;
+
+impl SpsaConfig {
+    /// The SPSA settings of this configuration.
+    pub fn spsa(&self) -> Spsa {
+        Spsa {
+            params: self.params.clone(),
+            gains: Gains {
+                iterations: self.iterations,
+                big_a: self.big_a,
+                alpha: self.alpha,
+                gamma: self.gamma,
+            },
+            pairs_per_iteration: self.pairs_per_iteration,
+            lag: self.lag,
+            seed: self.seed,
+        }
+    }
+}
+
+/// The base engine of a spec (as `--player` takes it, overrides included), and the hash of its
+/// engine file if it names one.
+pub fn resolve_base(spec: &str) -> anyhow::Result<(EngineConfig, Option<String>)> {
+    let config =
+        resolve_engine(spec, &builtin_levels()).with_context(|| format!("--base {spec}"))?;
+    // An engine file (possibly followed by `:key=value` overrides) is fingerprinted so that a
+    // resumed run notices a changed file.
+    let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
+    let hash = if path.is_file() {
+        Some(fnv1a_hex(&std::fs::read(path).with_context(|| {
+            format!("cannot read {}", path.display())
+        })?))
+    } else {
+        None
+    };
+    Ok((config, hash))
+}
+
+/// Picks the configuration: from the command line (`from_args`), or from the manifest of the
+/// run in `resume` (which must then equal any configuration the command line gives). A new run
+/// writes to `out` (absent or empty) or `results/<date>-spsa/`.
+pub fn choose_config(
+    from_args: Option<anyhow::Result<SpsaConfig>>,
+    resume: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<(SpsaConfig, Destination)> {
+    match resume {
+        Some(dir) => {
+            let mpath = dir.join("manifest.toml");
+            let text = std::fs::read_to_string(&mpath)
+                .with_context(|| format!("--resume: cannot read {}", mpath.display()))?;
+            let manifest: SpsaManifest =
+                toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", mpath.display()))?;
+            if let Some(from_args) = from_args {
+                if from_args? != manifest.config {
+                    bail!(
+                        "--resume {}: the command line differs from the run's manifest.toml; resume with the same options, or give only --resume",
+                        dir.display()
+                    );
+                }
+            }
+            Ok((manifest.config, Destination::Resume(dir.to_path_buf())))
+        }
+        None => {
+            let config = from_args.context("give --params-file FILE or --params name,name")??;
+            let dir = match out {
+                Some(d) => {
+                    ResultsDir::check_new(d)?;
+                    d.to_path_buf()
+                }
+                None => default_out_dir("spsa"),
+            };
+            Ok((config, Destination::New(dir)))
+        }
+    }
+}
+
+/// The spsa.csv header for these parameters.
+pub fn csv_header(params: &[SpsaParam]) -> String {
+    let mut h = String::from("iteration,c_k/c_end,R_k/r_end,W,D,L");
+    for p in params {
+        h.push(',');
+        h.push_str(&p.name);
+    }
+    h
+}
+
+/// One spsa.csv line (without the newline). Floats use the shortest text that reads back
+/// exactly, so a resumed run continues from the very same theta.
+pub fn csv_line(row: &IterationRow) -> String {
+    let mut s = format!(
+        "{},{},{},{},{},{}",
+        row.iteration, row.c_scale, row.r_scale, row.wins, row.draws, row.losses
+    );
+    for t in &row.theta {
+        let _ = write!(s, ",{t}");
+    }
+    s
+}
+
+/// Reads spsa.csv of a run being resumed: the header must match, iterations must run 1, 2, ...
+/// and every theta must lie in its range. A truncated last line (no newline) is ignored.
+/// Returns the history (start first) and the byte length of the complete lines.
+pub fn read_csv(path: &Path, spsa: &Spsa) -> anyhow::Result<(Vec<Vec<f64>>, u64)> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &bytes[..=end],
+        None => &bytes[..0],
+    };
+    let text = std::str::from_utf8(complete)
+        .map_err(|e| anyhow!("{}: not UTF-8 text: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header = csv_header(&spsa.params);
+    if lines.next() != Some(header.as_str()) {
+        bail!("{}:1: expected the header '{header}'", path.display());
+    }
+    let mut history = vec![spsa.start()];
+    for (i, line) in lines.enumerate() {
+        let lineno = i + 2;
+        let bad = |what: String| anyhow!("{}:{lineno}: {what}", path.display());
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != 6 + spsa.params.len() {
+            return Err(bad(format!(
+                "expected {} fields, found {}",
+                6 + spsa.params.len(),
+                cells.len()
+            )));
+        }
+        let k: u64 = cells[0]
+            .parse()
+            .map_err(|_| bad(format!("iteration '{}' is not a whole number", cells[0])))?;
+        if k != history.len() as u64 {
+            return Err(bad(format!(
+                "iteration {k} where {} was expected",
+                history.len()
+            )));
+        }
+        if k > spsa.gains.iterations {
+            return Err(bad(format!(
+                "iteration {k} is beyond the run's {} iterations",
+                spsa.gains.iterations
+            )));
+        }
+        let mut theta = Vec::with_capacity(spsa.params.len());
+        for (p, cell) in spsa.params.iter().zip(&cells[6..]) {
+            let v: f64 = cell
+                .parse()
+                .map_err(|_| bad(format!("{}: '{cell}' is not a number", p.name)))?;
+            if !(p.min..=p.max).contains(&v) {
+                return Err(bad(format!(
+                    "{}: {v} is outside [{}, {}]",
+                    p.name, p.min, p.max
+                )));
+            }
+            theta.push(v);
+        }
+        history.push(theta);
+    }
+    Ok((history, complete.len() as u64))
+}
+
+/// Writes `tuned.toml`: the base engine's settings with the final theta, rounded.
+pub fn tuned_toml(base: &EngineConfig, spsa: &Spsa, theta: &[f64], comment: &str) -> String {
+    let mut params = base.params.clone();
+    for (p, &t) in spsa.params.iter().zip(theta) {
+        let i = params::index_of(&p.name).expect("validated name");
+        params.set_clamped(i, t.clamp(p.min, p.max).round() as i32);
+    }
+    let mut s = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(s, "# {line}");
+    }
+    let _ = writeln!(s, "name = \"spsa-tuned\"");
+    let _ = writeln!(s, "tt_mb = {}", base.options.tt_mb);
+    let builtin = builtin_levels();
+    if let Some(level) = &base.level {
+        if builtin.contains(level) {
+            let _ = writeln!(s, "level = \"{}\"", level.name);
+        }
+    }
+    let o = &base.options;
+    let _ = writeln!(
+        s,
+        "\n[search]\nnull_move = {}\nlmr = {}\ncheck_extension = {}\nfutility = {}",
+        o.null_move, o.lmr, o.check_extension, o.futility
+    );
+    if let Some(level) = base.level.as_ref().filter(|l| !builtin.contains(l)) {
+        let _ = writeln!(s, "\n[level]");
+        let opt = |s: &mut String, k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                let _ = writeln!(s, "{k} = {v}");
+            }
+        };
+        opt(&mut s, "depth", level.depth.map(|v| v.to_string()));
+        opt(&mut s, "nodes", level.nodes.map(|v| v.to_string()));
+        opt(
+            &mut s,
+            "time_ms",
+            level.time.map(|t| t.as_millis().max(1).to_string()),
+        );
+        let _ = writeln!(s, "margin = {}", level.margin);
+        let _ = writeln!(s, "random_rate = {:?}", level.random_rate);
+        let _ = writeln!(s, "opening_plies = {}", level.opening_plies);
+        opt(
+            &mut s,
+            "opening_depth",
+            level.opening_depth.map(|v| v.to_string()),
+        );
+        let _ = writeln!(s, "opening_margin = {}", level.opening_margin);
+    }
+    // Every tuned parameter (even one back at its default) and every other base override.
+    let _ = writeln!(s, "\n[params]");
+    for (i, def) in params::table().iter().enumerate() {
+        let tuned = spsa.params.iter().any(|p| p.name == def.name);
+        if tuned || params.get(i) != def.default {
+            let _ = writeln!(s, "\"{}\" = {}", def.name, params.get(i));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::drive;
+    use super::super::fixtures::*;
+    use super::*;
+    use crate::play::config::parse_engine_config;
+
+    #[test]
+    fn csv_round_trips_theta_exactly() {
+        let (mut s, bowl) = bowl_run();
+        s.gains = Gains::new(40);
+        let dir = std::env::temp_dir().join(format!("chuhan-spsa-csv-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("spsa.csv");
+        let mut text = format!("{}\n", csv_header(&s.params));
+        let history = drive(&s, vec![s.start()], &bowl, 2, &mut |r| {
+            text.push_str(&csv_line(r));
+            text.push('\n');
+            Ok(())
+        })
+        .unwrap();
+        // A truncated last line is ignored.
+        std::fs::write(&path, format!("{text}41,0.9")).unwrap();
+        let (read, len) = read_csv(&path, &s).unwrap();
+        assert_eq!(read, history);
+        assert_eq!(len, text.len() as u64);
+        std::fs::write(&path, text.replace("\n3,", "\n4,")).unwrap();
+        let err = read_csv(&path, &s).unwrap_err().to_string();
+        assert!(
+            err.contains("spsa.csv:4") && err.contains("iteration 4"),
+            "{err}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn tuned_toml_loads_with_the_tuned_values() {
+        let s = spsa(
+            vec![param("material.horse", 430.0, 300.0, 600.0, 15.0, 0.002)],
+            10,
+            0,
+            1,
+        );
+        let mut base = resolve_engine(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../configs/engines/mobility.toml"
+            ),
+            &[],
+        )
+        .unwrap();
+        base.options.lmr = false;
+        let levels = builtin_levels();
+        base.level = Some(levels[1].clone());
+        let text = tuned_toml(&base, &s, &[441.6], "a comment\nsecond line");
+        let c = parse_engine_config(&text, "tuned.toml", "x", &levels).unwrap();
+        assert_eq!(c.params.value("material.horse"), Ok(442));
+        assert_eq!(c.params.value("eval.mobility.horse"), Ok(4));
+        assert!(!c.options.lmr);
+        assert_eq!(c.level, base.level);
+        // A custom level is written out as a table.
+        let mut custom = levels[0].clone();
+        custom.name = "mine".into();
+        custom.margin = 33;
+        base.level = Some(custom);
+        let text = tuned_toml(&base, &s, &[300.2], "");
+        let c = parse_engine_config(&text, "tuned.toml", "x", &levels).unwrap();
+        assert_eq!(c.level.as_ref().map(|l| l.margin), Some(33));
+        assert_eq!(c.params.value("material.horse"), Ok(300));
+    }
+}

@@ -1,0 +1,295 @@
+//! What a Texel run writes: the tuned engine config, the losses per epoch, the summary.
+
+use super::{EpochLosses, TexelOutcome, TexelProblem};
+use anyhow::{bail, Context};
+use chuhan_engine::{params, EngineConfig, SearchOptions};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The tuned engine config: `name = "texel"`, the base config's search switches, TT size and
+/// level, and under `[params]` every parameter that differs from the engine default (the
+/// base's own overrides and every tuned value; tuned lines note their base value).
+pub fn tuned_config_toml(
+    base: &EngineConfig,
+    problem: &TexelProblem,
+    outcome: &TexelOutcome,
+    header: &[String],
+) -> String {
+    let params = outcome.params(problem);
+    let mut s = String::from("# Texel-tuned engine config written by `chuhan tune texel`.\n");
+    for h in header {
+        let _ = writeln!(s, "# {h}");
+    }
+    s.push_str("name = \"texel\"\n");
+    let o = &base.options;
+    let d = SearchOptions::default();
+    if o.tt_mb != d.tt_mb {
+        let _ = writeln!(s, "tt_mb = {}", o.tt_mb);
+    }
+    if (o.null_move, o.lmr, o.check_extension, o.futility)
+        != (d.null_move, d.lmr, d.check_extension, d.futility)
+    {
+        let _ = write!(
+            s,
+            "\n[search]\nnull_move = {}\nlmr = {}\ncheck_extension = {}\nfutility = {}\n",
+            o.null_move, o.lmr, o.check_extension, o.futility
+        );
+    }
+    if let Some(l) = &base.level {
+        s.push_str("\n[level]\n");
+        let opt = |s: &mut String, key: &str, v: Option<u64>| {
+            if let Some(v) = v {
+                let _ = writeln!(s, "{key} = {v}");
+            }
+        };
+        opt(&mut s, "depth", l.depth.map(u64::from));
+        opt(&mut s, "nodes", l.nodes);
+        opt(&mut s, "time_ms", l.time.map(|t| t.as_millis() as u64));
+        let _ = writeln!(s, "margin = {}", l.margin);
+        let _ = writeln!(s, "random_rate = {:?}", l.random_rate);
+        let _ = writeln!(s, "opening_plies = {}", l.opening_plies);
+        opt(&mut s, "opening_depth", l.opening_depth.map(u64::from));
+        let _ = writeln!(s, "opening_margin = {}", l.opening_margin);
+    }
+    s.push_str("\n[params]\n");
+    let table = params::table();
+    for (i, d) in table.iter().enumerate() {
+        let v = params.get(i);
+        if v == d.default {
+            continue;
+        }
+        let base = problem.base.get(i);
+        if problem.tuned.contains(&i) && v != base {
+            let _ = writeln!(s, "{} = {v}  # base {base}", d.name);
+        } else {
+            let _ = writeln!(s, "{} = {v}", d.name);
+        }
+    }
+    s
+}
+
+/// `texel.csv`: `epoch,train_loss,validation_loss`, one row per epoch (validation empty when
+/// nothing is held out).
+pub fn write_csv(path: &Path, history: &[EpochLosses]) -> anyhow::Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(["epoch", "train_loss", "validation_loss"])?;
+    for e in history {
+        w.write_record([
+            e.epoch.to_string(),
+            e.train.to_string(),
+            e.validation.map_or_else(String::new, |v| v.to_string()),
+        ])?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn loss_text(l: &EpochLosses) -> String {
+    match l.validation {
+        Some(v) => format!("train {:.6}  validation {v:.6}", l.train),
+        None => format!("train {:.6}  validation -", l.train),
+    }
+}
+
+/// `summary.txt`: the run's description lines, K, the initial and final losses and the
+/// `largest` biggest parameter changes.
+pub fn summary_text(
+    header: &[String],
+    problem: &TexelProblem,
+    outcome: &TexelOutcome,
+    largest: usize,
+) -> String {
+    let mut s = String::new();
+    for h in header {
+        let _ = writeln!(s, "{h}");
+    }
+    let _ = writeln!(
+        s,
+        "K: {:.6} ({})",
+        outcome.k,
+        if outcome.k_fitted { "fitted" } else { "given" }
+    );
+    let _ = writeln!(s, "initial loss: {}", loss_text(&outcome.initial));
+    let last = outcome.history.last().unwrap_or(&outcome.initial);
+    let _ = writeln!(s, "final loss: {} (epoch {})", loss_text(last), last.epoch);
+    let best = std::iter::once(&outcome.initial)
+        .chain(&outcome.history)
+        .filter_map(|e| e.validation.map(|v| (e.epoch, v)))
+        .fold(None, |b: Option<(usize, f64)>, (e, v)| match b {
+            Some((_, bv)) if bv <= v => b,
+            _ => Some((e, v)),
+        });
+    if let (Some((epoch, v)), Some(final_v)) = (best, last.validation) {
+        let _ = writeln!(s, "lowest validation loss: {v:.6} (epoch {epoch})");
+        // Ignore wobbles: warn when it rose by more than 0.1%.
+        if final_v > v * 1.001 {
+            let _ = writeln!(
+                s,
+                "warning: the validation loss rose after epoch {epoch}: the tune fits noise; \
+                 use more positions, fewer epochs or fewer parameters"
+            );
+        }
+    }
+    let changes = outcome.changes(problem);
+    let moved = changes.iter().filter(|c| c.tuned != c.base).count();
+    let _ = writeln!(
+        s,
+        "changed parameters: {moved} of {} tuned",
+        problem.tuned.len()
+    );
+    let _ = writeln!(s, "largest changes (base -> tuned, unrounded):");
+    let width = changes.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for c in changes.iter().take(largest).filter(|c| c.tuned != c.base) {
+        let _ = writeln!(
+            s,
+            "  {:<width$}  {:>5} -> {:>5}  ({:+}, {:.2})",
+            c.name,
+            c.base,
+            c.tuned,
+            c.tuned - c.base,
+            c.exact
+        );
+    }
+    s
+}
+
+/// Writes `tuned.toml`, `texel.csv`, `texel.svg` and `summary.txt` into `dir` (created if
+/// missing; existing files of those names are replaced — check the folder first, see
+/// [`crate::jobs::tune::choose_out_dir`]). The written config is read back and checked.
+pub fn write_outputs(
+    dir: &Path,
+    base: &EngineConfig,
+    problem: &TexelProblem,
+    outcome: &TexelOutcome,
+    header: &[String],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let toml = tuned_config_toml(base, problem, outcome, header);
+    let toml_path = dir.join("tuned.toml");
+    let reread = crate::play::config::parse_engine_config(
+        &toml,
+        &toml_path.display().to_string(),
+        "texel",
+        &[],
+    )?;
+    if reread.params != outcome.params(problem) {
+        bail!("internal error: tuned.toml does not reproduce the tuned parameters");
+    }
+    std::fs::write(&toml_path, toml)
+        .with_context(|| format!("cannot write {}", toml_path.display()))?;
+    write_csv(&dir.join("texel.csv"), &outcome.history)?;
+    crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
+    let summary_path = dir.join("summary.txt");
+    std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
+        .with_context(|| format!("cannot write {}", summary_path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::*;
+    use super::super::*;
+    use super::*;
+    use crate::jobs::tune::select_params;
+    use chuhan_engine::{Level, Params};
+
+    #[test]
+    fn tuned_config_round_trips_with_the_base_settings() {
+        let positions = random_games(4, 40, 12, |_| 1.0);
+        let s = split(&positions, 0.0, 1);
+        let mut base = EngineConfig::default();
+        base.options.lmr = false;
+        base.options.tt_mb = 4;
+        base.level = Some(Level::medium());
+        base.params.set("search.contempt", 40).unwrap();
+        base.params.set("material.horse", 440).unwrap();
+        base.params.set("material.cannon", 460).unwrap();
+        let tuned = select_params(&["material.horse", "material.cannon"], true).unwrap();
+        let problem = TexelProblem::new(&positions, &s, tuned, base.params.clone());
+        let outcome = TexelOutcome {
+            k: 1.0,
+            k_fitted: false,
+            initial: EpochLosses {
+                epoch: 0,
+                train: 0.2,
+                validation: None,
+            },
+            history: vec![EpochLosses {
+                epoch: 1,
+                train: 0.1,
+                validation: None,
+            }],
+            start: vec![440.0, 460.0],
+            // Horse back to its default, cannon moved.
+            weights: vec![430.2, 471.6],
+        };
+        let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
+        assert!(text.contains("# a note\nname = \"texel\""), "{text}");
+        assert!(text.contains("material.cannon = 472  # base 460"), "{text}");
+        assert!(text.contains("search.contempt = 40\n"), "{text}");
+        assert!(!text.contains("material.horse"), "{text}");
+        let c = crate::play::config::parse_engine_config(&text, "t.toml", "x", &[]).unwrap();
+        assert_eq!(c.name, "texel");
+        assert_eq!(c.params, outcome.params(&problem));
+        assert_eq!(c.params.value("material.horse"), Ok(430));
+        assert_eq!(c.options, base.options);
+        let mut level = c.level.unwrap();
+        level.name = "medium".into();
+        assert_eq!(level, Level::medium());
+    }
+
+    #[test]
+    fn summary_names_k_losses_best_epoch_and_largest_changes() {
+        let positions = random_games(2, 20, 13, |_| 1.0);
+        let tuned = select_params(&["material"], true).unwrap();
+        let problem = TexelProblem::new(
+            &positions,
+            &split(&positions, 0.0, 1),
+            tuned,
+            Params::default(),
+        );
+        let losses = |epoch, train, validation| EpochLosses {
+            epoch,
+            train,
+            validation: Some(validation),
+        };
+        let outcome = TexelOutcome {
+            k: 0.75,
+            k_fitted: true,
+            initial: losses(0, 0.2, 0.21),
+            history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.19)],
+            start: problem.start_weights(),
+            weights: vec![100.0, 200.0, 200.0, 450.4, 900.0, 452.0],
+        };
+        let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
+        assert!(s.starts_with("data: x\nK: 0.750000 (fitted)\n"), "{s}");
+        assert!(
+            s.contains("initial loss: train 0.200000  validation 0.210000"),
+            "{s}"
+        );
+        assert!(
+            s.contains("final loss: train 0.100000  validation 0.190000 (epoch 2)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("lowest validation loss: 0.180000 (epoch 1)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("warning: the validation loss rose after epoch 1"),
+            "{s}"
+        );
+        assert!(s.contains("changed parameters: 3 of 6 tuned"), "{s}");
+        let horse = s.find("material.horse").unwrap();
+        let chariot = s.find("material.chariot").unwrap();
+        let cannon = s.find("material.cannon").unwrap();
+        assert!(horse < chariot && chariot < cannon, "largest first: {s}");
+        assert!(s.contains("920 ->   900  (-20, 900.00)"), "{s}");
+        assert!(
+            !s.contains("material.soldier"),
+            "unchanged ones are not listed: {s}"
+        );
+    }
+}

@@ -1,0 +1,433 @@
+//! Engine configurations and difficulty levels from TOML. Errors name the file and the key
+//! (and the line, where the TOML parser knows it).
+
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::{EngineConfig, Level, Params, SearchOptions};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// The levels file shipped with Chuhan (configs/levels.toml), embedded in the binary.
+pub const BUILTIN_LEVELS: &str = include_str!("../../../../configs/levels.toml");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelToml {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time_ms: Option<u64>,
+    #[serde(default)]
+    margin: i32,
+    #[serde(default)]
+    random_rate: f64,
+    #[serde(default)]
+    opening_plies: u32,
+    opening_depth: Option<u32>,
+    #[serde(default)]
+    opening_margin: i32,
+}
+
+impl LevelToml {
+    fn into_level(self, name: &str, source: &str) -> anyhow::Result<Level> {
+        if !(0.0..=1.0).contains(&self.random_rate) {
+            bail!(
+                "{source}: level '{name}': random_rate = {} is outside 0..1",
+                self.random_rate
+            );
+        }
+        if self.margin < 0 || self.opening_margin < 0 {
+            bail!("{source}: level '{name}': margins must not be negative");
+        }
+        if self.depth == Some(0) || self.nodes == Some(0) || self.time_ms == Some(0) {
+            bail!("{source}: level '{name}': depth, nodes and time_ms must be at least 1");
+        }
+        Ok(Level {
+            name: name.to_string(),
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time_ms.map(Duration::from_millis),
+            margin: self.margin,
+            random_rate: self.random_rate,
+            opening_plies: self.opening_plies,
+            opening_depth: self.opening_depth,
+            opening_margin: self.opening_margin,
+        })
+    }
+}
+
+/// Parses a levels file: one table per level.
+pub fn parse_levels(text: &str, source: &str) -> anyhow::Result<Vec<Level>> {
+    let tables: BTreeMap<String, toml::Value> =
+        toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+    let mut levels = Vec::new();
+    // Keep file order: re-read the keys in the order they appear.
+    let order = table_order(text);
+    let mut names: Vec<&String> = tables.keys().collect();
+    names.sort_by_key(|n| order.iter().position(|o| o == *n).unwrap_or(usize::MAX));
+    for name in names {
+        let value = tables[name].clone();
+        let lt: LevelToml = value
+            .try_into()
+            .map_err(|e| anyhow!("{source}: level '{name}': {e}"))?;
+        levels.push(lt.into_level(name, source)?);
+    }
+    Ok(levels)
+}
+
+fn table_order(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            l.strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .map(|n| n.trim().trim_matches('"').to_string())
+        })
+        .collect()
+}
+
+/// The built-in levels (easy, medium, hard).
+pub fn builtin_levels() -> Vec<Level> {
+    parse_levels(BUILTIN_LEVELS, "configs/levels.toml (built in)")
+        .expect("the built-in levels file is valid")
+}
+
+/// Finds a level by name.
+pub fn find_level(levels: &[Level], name: &str) -> Option<Level> {
+    levels.iter().find(|l| l.name == name).cloned()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchToml {
+    null_move: Option<bool>,
+    lmr: Option<bool>,
+    check_extension: Option<bool>,
+    futility: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineToml {
+    name: Option<String>,
+    tt_mb: Option<usize>,
+    search: Option<SearchToml>,
+    params: Option<toml::Table>,
+    level: Option<toml::Value>,
+}
+
+/// Flattens nested TOML tables into dotted names: `{material = {horse = 440}}` ->
+/// `material.horse = 440`.
+fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<(String, toml::Value)>) {
+    for (k, v) in table {
+        let name = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(t) => flatten(&name, t, out),
+            other => out.push((name, other.clone())),
+        }
+    }
+}
+
+/// Applies `name = value` parameter overrides to `params`, naming the source on error.
+pub fn apply_params(params: &mut Params, table: &toml::Table, source: &str) -> anyhow::Result<()> {
+    let mut flat = Vec::new();
+    flatten("", table, &mut flat);
+    for (name, value) in flat {
+        let v = match value {
+            toml::Value::Integer(i) => i,
+            other => bail!("{source}: [params] {name} = {other}: expected a whole number"),
+        };
+        params
+            .set(&name, v)
+            .map_err(|e| anyhow!("{source}: [params] {e}"))?;
+    }
+    Ok(())
+}
+
+/// Parses an engine configuration. `default_name` is used when the file has no `name`.
+pub fn parse_engine_config(
+    text: &str,
+    source: &str,
+    default_name: &str,
+    levels: &[Level],
+) -> anyhow::Result<EngineConfig> {
+    let t: EngineToml = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+    let mut config = EngineConfig {
+        name: t.name.unwrap_or_else(|| default_name.to_string()),
+        ..EngineConfig::default()
+    };
+    let mut options = SearchOptions::default();
+    if let Some(mb) = t.tt_mb {
+        if mb == 0 || mb > 65_536 {
+            bail!("{source}: tt_mb = {mb} must be between 1 and 65536");
+        }
+        options.tt_mb = mb;
+    }
+    if let Some(s) = t.search {
+        options.null_move = s.null_move.unwrap_or(options.null_move);
+        options.lmr = s.lmr.unwrap_or(options.lmr);
+        options.check_extension = s.check_extension.unwrap_or(options.check_extension);
+        options.futility = s.futility.unwrap_or(options.futility);
+    }
+    config.options = options;
+    if let Some(p) = t.params {
+        apply_params(&mut config.params, &p, source)?;
+    }
+    config.level = match t.level {
+        None => None,
+        Some(toml::Value::String(name)) => Some(find_level(levels, &name).ok_or_else(|| {
+            anyhow!(
+                "{source}: level = \"{name}\" is not a known level (known: {})",
+                level_names(levels)
+            )
+        })?),
+        Some(v @ toml::Value::Table(_)) => {
+            let lt: LevelToml = v.try_into().map_err(|e| anyhow!("{source}: [level] {e}"))?;
+            Some(lt.into_level(&config.name, source)?)
+        }
+        Some(other) => bail!("{source}: level = {other}: expected a level name or a [level] table"),
+    };
+    Ok(config)
+}
+
+fn level_names(levels: &[Level]) -> String {
+    levels
+        .iter()
+        .map(|l| l.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads an engine configuration file.
+pub fn load_engine_config(path: &Path, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read engine config {}", path.display()))?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "engine".into());
+    parse_engine_config(&text, &path.display().to_string(), &stem, levels)
+}
+
+/// Resolves a player spec to an engine configuration: `default` (full strength), a level name
+/// (`easy`, `medium`, `hard`, or one from `levels`), or a path to an engine TOML file, each
+/// optionally followed by `:key=value,...` overrides. Keys are level keys (`depth`, `nodes`,
+/// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`; on an
+/// engine without a level they create one), `tt_mb`, or parameter names (`material.horse=440`).
+/// Example: `hard:nodes=300000`, `easy:margin=60,random_rate=0.06`.
+pub fn resolve_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+    let Some((base, mods)) = spec.split_once(':') else {
+        return resolve_base_engine(spec, levels);
+    };
+    let mut config = resolve_base_engine(base.trim(), levels)?;
+    apply_overrides(&mut config, mods, spec)?;
+    Ok(config)
+}
+
+/// Applies `key=value,...` overrides (see [`resolve_engine`]).
+pub fn apply_overrides(config: &mut EngineConfig, mods: &str, spec: &str) -> anyhow::Result<()> {
+    for item in mods.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| anyhow!("player '{spec}': '{item}' is not key=value"))?;
+        let (key, value) = (key.trim(), value.trim());
+        let bad = || anyhow!("player '{spec}': {key} = '{value}' is not a valid value");
+        let int = || value.parse::<i64>().map_err(|_| bad());
+        let level_keys = [
+            "depth",
+            "nodes",
+            "time_ms",
+            "margin",
+            "random_rate",
+            "opening_plies",
+            "opening_depth",
+            "opening_margin",
+        ];
+        if level_keys.contains(&key) {
+            let level = config.level.get_or_insert_with(|| Level {
+                name: config.name.clone(),
+                depth: None,
+                nodes: None,
+                time: None,
+                margin: 0,
+                random_rate: 0.0,
+                opening_plies: 0,
+                opening_depth: None,
+                opening_margin: 0,
+            });
+            let positive = |v: i64| (v >= 1).then_some(v).ok_or_else(bad);
+            let non_negative = |v: i64| (v >= 0).then_some(v).ok_or_else(bad);
+            match key {
+                "depth" => level.depth = Some(positive(int()?)? as u32),
+                "nodes" => level.nodes = Some(positive(int()?)? as u64),
+                "time_ms" => level.time = Some(Duration::from_millis(positive(int()?)? as u64)),
+                "margin" => level.margin = non_negative(int()?)? as i32,
+                "random_rate" => {
+                    let r: f64 = value.parse().map_err(|_| bad())?;
+                    if !(0.0..=1.0).contains(&r) {
+                        return Err(bad());
+                    }
+                    level.random_rate = r;
+                }
+                "opening_plies" => level.opening_plies = non_negative(int()?)? as u32,
+                "opening_depth" => level.opening_depth = Some(positive(int()?)? as u32),
+                _ => level.opening_margin = non_negative(int()?)? as i32,
+            }
+        } else if key == "tt_mb" {
+            let mb = int()?;
+            if !(1..=65_536).contains(&mb) {
+                return Err(bad());
+            }
+            config.options.tt_mb = mb as usize;
+        } else {
+            config
+                .params
+                .set(key, int()?)
+                .map_err(|e| anyhow!("player '{spec}': {e}"))?;
+        }
+    }
+    config.name = spec.to_string();
+    Ok(())
+}
+
+fn resolve_base_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+    if spec == "default" {
+        return Ok(EngineConfig {
+            name: "default".into(),
+            ..EngineConfig::default()
+        });
+    }
+    if let Some(level) = find_level(levels, spec) {
+        return Ok(EngineConfig {
+            name: spec.to_string(),
+            level: Some(level),
+            ..EngineConfig::default()
+        });
+    }
+    let path = Path::new(spec);
+    if path.extension().is_some_and(|e| e == "toml") || path.exists() {
+        return load_engine_config(path, levels);
+    }
+    bail!(
+        "unknown player '{spec}': not 'default', not a level ({}), and not an engine .toml file",
+        level_names(levels)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_levels_match_the_published_defaults() {
+        let l = builtin_levels();
+        let names: Vec<&str> = l.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["easy", "medium", "hard"]);
+        assert_eq!(l[0], Level::easy());
+        assert_eq!(l[1], Level::medium());
+        assert_eq!(l[2], Level::hard());
+    }
+
+    #[test]
+    fn engine_config_overrides_and_dotted_names() {
+        let levels = builtin_levels();
+        let c = parse_engine_config(
+            "name = \"x\"\ntt_mb = 4\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\n\"eval.tempo\" = 5\n",
+            "x.toml",
+            "x",
+            &levels,
+        )
+        .unwrap();
+        assert_eq!(c.name, "x");
+        assert_eq!(c.options.tt_mb, 4);
+        assert!(!c.options.lmr && c.options.null_move);
+        assert_eq!(c.params.value("material.horse"), Ok(440));
+        assert_eq!(c.params.value("eval.tempo"), Ok(5));
+        let c = parse_engine_config("level = \"medium\"", "m.toml", "m", &levels).unwrap();
+        assert_eq!(c.level, Some(Level::medium()));
+        let c =
+            parse_engine_config("[level]\ndepth = 3\nmargin = 10", "l.toml", "l", &levels).unwrap();
+        assert_eq!(c.level.unwrap().depth, Some(3));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_key() {
+        let levels = builtin_levels();
+        let err = |text: &str| {
+            parse_engine_config(text, "bad.toml", "bad", &levels)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = err("nmae = \"x\"");
+        assert!(e.contains("bad.toml") && e.contains("nmae"), "{e}");
+        let e = err("[search]\nnull = true");
+        assert!(e.contains("bad.toml") && e.contains("null"), "{e}");
+        let e = err("[params]\nmaterial.queen = 900");
+        assert!(
+            e.contains("bad.toml") && e.contains("material.queen"),
+            "{e}"
+        );
+        let e = err("[params]\nmaterial.horse = 9000");
+        assert!(e.contains("outside"), "{e}");
+        let e = err("[params]\nmaterial.horse = \"a lot\"");
+        assert!(e.contains("whole number"), "{e}");
+        let e = err("level = \"grandmaster\"");
+        assert!(e.contains("grandmaster") && e.contains("easy"), "{e}");
+        let e = err("tt_mb = 0");
+        assert!(e.contains("tt_mb"), "{e}");
+        let e = parse_levels("[x]\nrandom_rate = 2.0", "lv.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("lv.toml") && e.contains("random_rate"), "{e}");
+        let e = parse_levels("[x]\ndepht = 2", "lv.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("lv.toml") && e.contains("depht"), "{e}");
+        assert!(resolve_engine("nonsense", &levels).is_err());
+        assert!(resolve_engine("easy:depth", &levels).is_err());
+        assert!(resolve_engine("easy:depth=0", &levels).is_err());
+        assert!(resolve_engine("easy:random_rate=2", &levels).is_err());
+        let e = resolve_engine("easy:material.queen=9", &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("material.queen"), "{e}");
+        assert_eq!(
+            resolve_engine("easy", &levels).unwrap().level,
+            Some(Level::easy())
+        );
+    }
+
+    #[test]
+    fn inline_overrides() {
+        let levels = builtin_levels();
+        let c = resolve_engine("hard:nodes=300000", &levels).unwrap();
+        let l = c.level.unwrap();
+        assert_eq!(
+            (l.nodes, l.depth, l.opening_plies),
+            (Some(300_000), Some(14), 8)
+        );
+        let c = resolve_engine("default:depth=3,margin=40,material.horse=440", &levels).unwrap();
+        assert_eq!(c.level.as_ref().unwrap().depth, Some(3));
+        assert_eq!(c.level.as_ref().unwrap().margin, 40);
+        assert_eq!(c.params.value("material.horse"), Ok(440));
+        assert_eq!(c.name, "default:depth=3,margin=40,material.horse=440");
+    }
+
+    #[test]
+    fn shipped_engine_configs_load() {
+        let levels = builtin_levels();
+        for f in ["default", "mobility", "texel"] {
+            let text = std::fs::read_to_string(format!(
+                "{}/../../configs/engines/{f}.toml",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap();
+            let c = parse_engine_config(&text, f, f, &levels).unwrap();
+            assert_eq!(c.name, f);
+        }
+    }
+}

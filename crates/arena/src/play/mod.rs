@@ -1,0 +1,13 @@
+//! Playing games: players, limits, openings, one game, the schedule, the runner (which emits
+//! events), run setup (configuration to plan) and the results folders.
+
+pub mod config;
+pub mod game;
+pub mod limits;
+pub mod material;
+pub mod openings;
+pub mod player;
+pub mod results;
+pub mod runner;
+pub mod schedule;
+pub mod setup;

@@ -1,0 +1,395 @@
+//! Opening positions: a seeded generator of short random openings, or a file of FEN/EPD lines.
+//! Each opening is used by exactly one game pair; file openings are shuffled by the run seed.
+//! Generated openings must have equal material, no check, and a depth-2 search score within
+//! [`BALANCE_MARGIN`]. (PGN files are not taken as opening books yet, though the engine reads
+//! PGN: `chuhan_engine::read_pgn`.)
+
+use crate::play::material::material_balance;
+use crate::play::schedule::splitmix64;
+use chuhan_engine::{Game, GameConfig, Limits, Params, Position, SearchOptions, Searcher};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpeningSource {
+    /// Random legal plies from the start position, kept when balanced.
+    Generated {
+        /// Plies played from the start position.
+        plies: u32,
+    },
+    /// One FEN or EPD per line.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// FNV-1a hash of its contents, so a resumed run notices a changed file.
+        content_hash: String,
+    },
+}
+
+/// Why openings could not be produced.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningError {
+    /// The file could not be read.
+    #[error("cannot read opening file {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A line is not a valid position.
+    #[error("{path}:{line}: not a valid FEN/EPD position: {reason}")]
+    BadLine {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A line holds a finished game.
+    #[error("{path}:{line}: the position is already decided (no legal move or a rules draw)")]
+    Finished {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+    },
+    /// Too few openings for the pairs asked for.
+    #[error("{source_name} gives {available} distinct openings; {needed} pairs need one each")]
+    TooFew {
+        /// Description of the source.
+        source_name: String,
+        /// Openings available.
+        available: usize,
+        /// Openings needed.
+        needed: usize,
+    },
+    /// `--opening-plies 0`.
+    #[error("--opening-plies must be at least 1 (every pair needs its own opening)")]
+    ZeroPlies,
+    /// The opening file of a run being continued is not the one it started with.
+    #[error("opening file {path} changed since the run started (content hash {found}, manifest says {expected})")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// Its hash now.
+        found: String,
+        /// Its hash in the manifest.
+        expected: String,
+    },
+}
+
+impl OpeningSource {
+    /// The positions of a file source, read again and checked against the hash the run was
+    /// started with (`None` for generated openings).
+    pub fn read_checked(&self) -> Result<Option<Vec<String>>, OpeningError> {
+        match self {
+            OpeningSource::File { path, content_hash } => {
+                let (list, hash) = read_opening_file(path)?;
+                if &hash != content_hash {
+                    return Err(OpeningError::Changed {
+                        path: path.clone(),
+                        found: hash,
+                        expected: content_hash.clone(),
+                    });
+                }
+                Ok(Some(list))
+            }
+            OpeningSource::Generated { .. } => Ok(None),
+        }
+    }
+}
+
+/// 64-bit FNV-1a of a byte string, as hex (a content fingerprint, not a security hash).
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Parses one opening line: FEN (2, 4 or 6 fields) or EPD (`board side - - opcodes;`).
+fn parse_line(text: &str) -> Result<Position, String> {
+    let body = text.split(';').next().unwrap_or("").trim();
+    match Position::from_fen(body) {
+        Ok(p) => Ok(p),
+        Err(full) => {
+            let fields: Vec<&str> = body.split_whitespace().collect();
+            if fields.len() > 4 && fields[2] == "-" && fields[3] == "-" {
+                Position::from_fen(&fields[..4].join(" ")).map_err(|e| e.to_string())
+            } else {
+                Err(full.to_string())
+            }
+        }
+    }
+}
+
+/// Reads an opening file: one FEN or EPD per line, blank lines and `#` comments skipped.
+/// Returns the positions as FEN (with the line numbers) and the content hash.
+pub fn read_opening_file(path: &Path) -> Result<(Vec<String>, String), OpeningError> {
+    let bytes = std::fs::read(path).map_err(|source| OpeningError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let pos = parse_line(t).map_err(|reason| OpeningError::BadLine {
+            path: path.to_path_buf(),
+            line: i + 1,
+            reason,
+        })?;
+        let mut game = Game::new(pos.clone(), GameConfig::default());
+        if game.verdict().is_some() {
+            return Err(OpeningError::Finished {
+                path: path.to_path_buf(),
+                line: i + 1,
+            });
+        }
+        out.push(pos.to_fen());
+    }
+    Ok((out, fnv1a_hex(&bytes)))
+}
+
+/// Largest absolute score (centipawns) of the short search that keeps a generated opening.
+pub const BALANCE_MARGIN: i32 = 150;
+
+/// The first balance test for generated openings: equal material, side to move not in check,
+/// and the game not over. (The generator then also asks a short search.)
+pub fn is_balanced(game: &mut Game) -> bool {
+    material_balance(game.position()) == 0
+        && !game.position().in_check()
+        && game.verdict().is_none()
+}
+
+/// Produces balanced random openings one after another, reproducibly from a seed.
+struct Generator {
+    plies: u32,
+    rng: Xoshiro256PlusPlus,
+    seen: HashSet<String>,
+    searcher: Searcher,
+}
+
+impl Generator {
+    fn new(plies: u32, seed: u64) -> Result<Generator, OpeningError> {
+        if plies == 0 {
+            return Err(OpeningError::ZeroPlies);
+        }
+        let options = SearchOptions {
+            tt_mb: 1,
+            ..SearchOptions::default()
+        };
+        Ok(Generator {
+            plies,
+            rng: Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x6f70_656e_696e_6773)),
+            seen: HashSet::new(),
+            searcher: Searcher::new(Params::default(), options),
+        })
+    }
+
+    /// Whether a depth-2 search (cleared tables, so independent of earlier openings) scores
+    /// the position within [`BALANCE_MARGIN`].
+    fn search_says_balanced(&mut self, pos: &Position) -> bool {
+        self.searcher.clear();
+        let limits = Limits {
+            depth: Some(2),
+            nodes: Some(4_000),
+            ..Limits::default()
+        };
+        let r = self.searcher.search(pos, &limits, &[], false, &mut |_| {});
+        r.score.abs() <= BALANCE_MARGIN
+    }
+
+    /// The next opening; `made` is how many were produced before (for the error message).
+    fn next(&mut self, made: usize, needed: usize) -> Result<String, OpeningError> {
+        // Give up after many attempts without a new opening: the space is exhausted.
+        let mut misses = 0u32;
+        loop {
+            if misses > 20_000 {
+                return Err(OpeningError::TooFew {
+                    source_name: format!("--opening-plies {}", self.plies),
+                    available: made,
+                    needed,
+                });
+            }
+            misses += 1;
+            let mut game = Game::new(Position::startpos(), GameConfig::default());
+            let mut ok = true;
+            for _ in 0..self.plies {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    ok = false;
+                    break;
+                }
+                let mv = moves.as_slice()[self.rng.gen_range(0..moves.len())];
+                if game.play(mv).ok().flatten().is_some() {
+                    ok = false;
+                    break;
+                }
+            }
+            if !ok || !is_balanced(&mut game) {
+                continue;
+            }
+            let fen = game.position().to_fen();
+            if self.seen.contains(&fen) || !self.search_says_balanced(game.position()) {
+                continue;
+            }
+            self.seen.insert(fen.clone());
+            return Ok(fen);
+        }
+    }
+}
+
+enum BookState {
+    Fixed(Vec<String>),
+    Generated {
+        generator: Box<Generator>,
+        list: Vec<String>,
+        capacity: usize,
+    },
+}
+
+/// The openings of a run, opening `k` for pair `k`. Generated openings are made on demand (in
+/// order, so the sequence never depends on who asks first): an SPRT that stops early does not
+/// pay for openings it never uses.
+pub struct OpeningBook {
+    state: Mutex<BookState>,
+}
+
+impl OpeningBook {
+    /// A book of fixed openings (already shuffled and counted).
+    pub fn fixed(list: Vec<String>) -> OpeningBook {
+        OpeningBook {
+            state: Mutex::new(BookState::Fixed(list)),
+        }
+    }
+
+    /// Up to `capacity` generated openings of `plies` plies from `seed`.
+    pub fn generated(plies: u32, seed: u64, capacity: usize) -> Result<OpeningBook, OpeningError> {
+        Ok(OpeningBook {
+            state: Mutex::new(BookState::Generated {
+                generator: Box::new(Generator::new(plies, seed)?),
+                list: Vec::new(),
+                capacity,
+            }),
+        })
+    }
+
+    /// Opening `index` (FEN).
+    pub fn get(&self, index: usize) -> Result<String, OpeningError> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match &mut *state {
+            BookState::Fixed(list) => list.get(index).cloned().ok_or(OpeningError::TooFew {
+                source_name: "the opening list".into(),
+                available: list.len(),
+                needed: index + 1,
+            }),
+            BookState::Generated {
+                generator,
+                list,
+                capacity,
+            } => {
+                while list.len() <= index {
+                    let made = list.len();
+                    list.push(generator.next(made, (*capacity).max(index + 1))?);
+                }
+                Ok(list[index].clone())
+            }
+        }
+    }
+}
+
+/// Generates `count` distinct balanced openings of `plies` random legal plies from the start,
+/// reproducibly from `seed`. Fails when the space is too small to give that many.
+pub fn generate(plies: u32, count: usize, seed: u64) -> Result<Vec<String>, OpeningError> {
+    let mut generator = Generator::new(plies, seed)?;
+    (0..count).map(|i| generator.next(i, count)).collect()
+}
+
+/// The openings of a run: `count` of them, in the order pairs use them. File openings are
+/// shuffled by the run seed; generated ones are made on demand, of which the first `eager`
+/// now (so that a too small opening space is reported before anything is written).
+pub fn book_for(
+    source: &OpeningSource,
+    file_openings: Option<&[String]>,
+    count: usize,
+    eager: usize,
+    seed: u64,
+) -> Result<OpeningBook, OpeningError> {
+    match source {
+        OpeningSource::Generated { plies } => {
+            let book = OpeningBook::generated(*plies, seed, count)?;
+            if count > 0 && eager > 0 {
+                book.get(eager.min(count) - 1)?;
+            }
+            Ok(book)
+        }
+        OpeningSource::File { path, .. } => {
+            let mut all = file_openings.map(<[String]>::to_vec).unwrap_or_default();
+            let mut rng =
+                Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x0073_6875_6666_6c65));
+            all.shuffle(&mut rng);
+            if all.len() < count {
+                return Err(OpeningError::TooFew {
+                    source_name: path.display().to_string(),
+                    available: all.len(),
+                    needed: count,
+                });
+            }
+            all.truncate(count);
+            Ok(OpeningBook::fixed(all))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_openings_are_distinct_balanced_and_reproducible() {
+        let a = generate(6, 50, 1).unwrap();
+        assert_eq!(a, generate(6, 50, 1).unwrap());
+        assert_ne!(a, generate(6, 50, 2).unwrap());
+        let set: HashSet<_> = a.iter().collect();
+        assert_eq!(set.len(), 50);
+        for fen in &a {
+            let mut g = Game::new(Position::from_fen(fen).unwrap(), GameConfig::default());
+            assert!(is_balanced(&mut g), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_small_space_is_reported_not_looped_on() {
+        // One ply from the start: 44 moves; the two cannon captures unbalance material and the
+        // short search rejects four more.
+        let err = generate(1, 100, 3).unwrap_err().to_string();
+        assert!(err.contains("100 pairs"), "{err}");
+        assert_eq!(generate(1, 38, 3).unwrap().len(), 38);
+        assert!(generate(1, 39, 3).is_err());
+    }
+
+    #[test]
+    fn epd_lines_with_opcodes_parse() {
+        let p = parse_line(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - bm h2e2; id \"x\";",
+        )
+        .unwrap();
+        assert_eq!(p, Position::startpos());
+        assert!(parse_line("nonsense w").is_err());
+    }
+}

@@ -1,0 +1,801 @@
+//! External UCI engines as players: the configuration (from an engine TOML file with a `[uci]`
+//! table), the engine process, and [`ExternalPlayer`].
+//!
+//! One process per engine per worker thread, started lazily and reused across games
+//! (`ucinewgame` + `isready`). Each move sends `position fen <start FEN> moves ...` and a `go`
+//! command built from the move limits; the last `info` score, depth and node count go with the
+//! `bestmove`. Every failure is a named, scored outcome ([`PlayerFailure`]): the process exits
+//! (`crash`), no `bestmove` before the deadline (`timeout`), a `bestmove` that does not parse or
+//! is not legal (`illegal-move`), its output closes while it keeps running (`disconnect`). After
+//! a failure the process is killed and a fresh one starts with the next game.
+//!
+//! The engine's output is read by a thread per pipe feeding a channel; waits are
+//! `recv_timeout` against a deadline, never sleeps. Its stderr goes to one file per game under
+//! the run folder (`DIR/engines/<player>/game-<index>.stderr.log`), followed by a line saying
+//! how the arena saw any failure.
+
+use super::{MoveChoice, Player, PlayerFailure};
+use crate::play::limits::MoveLimits;
+use anyhow::{anyhow, bail, Context};
+use chuhan_engine::search::MATE;
+use chuhan_engine::{move_from_fairy, move_to_fairy, Game, Move};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Default time allowed from start-up to `uciok` and from each `isready` to `readyok`.
+pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 10_000;
+/// Default time allowed beyond the clock or the fixed move time before a move times out.
+pub const DEFAULT_MOVE_MARGIN_MS: u64 = 1_000;
+/// Default time allowed for one move under a node or depth limit.
+pub const DEFAULT_FIXED_LIMIT_TIMEOUT_MS: u64 = 120_000;
+/// How long to wait, after the engine's output closed, for its error output to close too
+/// (which tells an exiting process from one that only dropped its output).
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// Placeholder in `command` for the running `chuhan` executable.
+pub const CHUHAN_PLACEHOLDER: &str = "{chuhan}";
+
+/// How the engine writes squares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Coordinates {
+    /// Ranks 0–9 (`h2e2`): Chuhan, Pikafish and most xiangqi UCI engines.
+    #[default]
+    #[serde(rename = "a0")]
+    A0,
+    /// Ranks 1–10 (`h3e3`, `b3b10`): Fairy-Stockfish in `uci` mode.
+    #[serde(rename = "a1")]
+    A1,
+}
+
+impl Coordinates {
+    /// Writes a move in this convention.
+    pub fn write(self, mv: Move) -> String {
+        match self {
+            Coordinates::A0 => mv.to_uci(),
+            Coordinates::A1 => move_to_fairy(mv),
+        }
+    }
+
+    /// Reads a move in this convention (legality not checked).
+    pub fn read(self, text: &str) -> Option<Move> {
+        match self {
+            Coordinates::A0 => Move::parse_uci(text),
+            Coordinates::A1 => move_from_fairy(text),
+        }
+    }
+}
+
+/// An external UCI engine: how to start it and talk to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalEngine {
+    /// Name from the file (`name = ...`), else the file stem.
+    pub name: String,
+    /// The file it was read from (for messages).
+    pub source: String,
+    /// Program to run (`{chuhan}` already replaced).
+    pub command: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory, if not the arena's.
+    pub working_dir: Option<PathBuf>,
+    /// UCI options sent with `setoption`, in file order.
+    pub options: Vec<(String, String)>,
+    /// Square convention.
+    pub coordinates: Coordinates,
+    /// Time allowed for `uciok` and for each `readyok`.
+    pub startup_timeout: Duration,
+    /// Time allowed beyond the clock or the fixed move time.
+    pub move_margin: Duration,
+    /// Time allowed for one move under a node or depth limit.
+    pub fixed_limit_timeout: Duration,
+    /// Where per-game stderr logs go (`DIR/engines/<player>`); set by the command before a run,
+    /// `None` to discard the engine's stderr.
+    pub log_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExternalToml {
+    name: Option<String>,
+    uci: UciToml,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UciToml {
+    command: String,
+    #[serde(default)]
+    args: Vec<String>,
+    working_dir: Option<String>,
+    #[serde(default)]
+    coordinates: Coordinates,
+    startup_timeout_ms: Option<u64>,
+    move_margin_ms: Option<u64>,
+    fixed_limit_timeout_ms: Option<u64>,
+    #[serde(default)]
+    options: toml::Table,
+}
+
+/// Whether an engine TOML text describes an external engine (has a top-level `[uci]` table).
+pub fn is_external(text: &str) -> bool {
+    text.parse::<toml::Table>()
+        .is_ok_and(|t| t.contains_key("uci"))
+}
+
+/// The keys of `[uci.options]` in the order they appear in the file (TOML tables are sorted).
+fn option_order(text: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('[') {
+            inside = l.trim_start_matches('[').trim_end_matches(']').trim() == "uci.options";
+            continue;
+        }
+        if inside {
+            if let Some((k, _)) = l.split_once('=') {
+                out.push(k.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Resolves `{chuhan}` and paths relative to the configuration file's folder.
+fn resolve_command(command: &str, base: &Path, source: &str) -> anyhow::Result<PathBuf> {
+    if command.trim().is_empty() {
+        bail!("{source}: [uci] command is empty");
+    }
+    if command.contains(CHUHAN_PLACEHOLDER) {
+        let exe = std::env::current_exe()
+            .with_context(|| format!("{source}: cannot find the running chuhan executable"))?;
+        return Ok(PathBuf::from(
+            command.replace(CHUHAN_PLACEHOLDER, &exe.to_string_lossy()),
+        ));
+    }
+    let path = Path::new(command);
+    // A bare name is looked up on PATH; a relative path is relative to the config file.
+    if path.is_relative() && path.components().count() > 1 {
+        return Ok(base.join(path));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// Parses an external engine file. `source` names it in errors; `base` is the folder relative
+/// paths are taken from; `default_name` is used when the file has no `name`.
+pub fn parse_external(
+    text: &str,
+    source: &str,
+    base: &Path,
+    default_name: &str,
+) -> anyhow::Result<ExternalEngine> {
+    let t: ExternalToml = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+    let u = t.uci;
+    let order = option_order(text);
+    let mut options: Vec<(String, String)> = Vec::new();
+    for (name, value) in &u.options {
+        let v = match value {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            other => bail!(
+                "{source}: [uci.options] {name} = {other}: expected a string, number or true/false"
+            ),
+        };
+        options.push((name.clone(), v));
+    }
+    options.sort_by_key(|(n, _)| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
+    let ms = |v: Option<u64>, key: &str, default: u64| -> anyhow::Result<Duration> {
+        match v {
+            Some(0) => bail!("{source}: [uci] {key} must be at least 1"),
+            Some(n) => Ok(Duration::from_millis(n)),
+            None => Ok(Duration::from_millis(default)),
+        }
+    };
+    Ok(ExternalEngine {
+        name: t.name.unwrap_or_else(|| default_name.to_string()),
+        source: source.to_string(),
+        command: resolve_command(&u.command, base, source)?,
+        args: u.args,
+        working_dir: u.working_dir.map(|d| base.join(d)),
+        options,
+        coordinates: u.coordinates,
+        startup_timeout: ms(
+            u.startup_timeout_ms,
+            "startup_timeout_ms",
+            DEFAULT_STARTUP_TIMEOUT_MS,
+        )?,
+        move_margin: Duration::from_millis(u.move_margin_ms.unwrap_or(DEFAULT_MOVE_MARGIN_MS)),
+        fixed_limit_timeout: ms(
+            u.fixed_limit_timeout_ms,
+            "fixed_limit_timeout_ms",
+            DEFAULT_FIXED_LIMIT_TIMEOUT_MS,
+        )?,
+        log_dir: None,
+    })
+}
+
+/// Reads `path` as an external engine file if it is one (a `.toml` file with a `[uci]`
+/// table); `Ok(None)` for anything else.
+pub fn load_external(path: &Path) -> anyhow::Result<Option<ExternalEngine>> {
+    if !path.extension().is_some_and(|e| e == "toml") || !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read engine config {}", path.display()))?;
+    if !is_external(&text) {
+        return Ok(None);
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned());
+    let base = path.parent().unwrap_or(Path::new("."));
+    parse_external(&text, &path.display().to_string(), base, &stem).map(Some)
+}
+
+impl ExternalEngine {
+    /// Starts the engine once, completes the handshake and quits: the check a run makes before
+    /// it starts, so a missing program or a silent engine is an error, not a run of losses.
+    pub fn probe(&self) -> anyhow::Result<()> {
+        let mut p = Process::start(self, Arc::new(Mutex::new(None))).map_err(|e| {
+            let why = match e {
+                StartError::Failed(PlayerFailure::Timeout) => format!(
+                    "'{}' did not answer uci with uciok (or isready with readyok) within {} ms (startup_timeout_ms)",
+                    self.command.display(),
+                    self.startup_timeout.as_millis()
+                ),
+                other => other.to_string(),
+            };
+            anyhow!("engine {} ({}): {why}", self.name, self.source)
+        })?;
+        p.quit();
+        Ok(())
+    }
+}
+
+/// What the pipe reader threads report.
+enum Output {
+    Line(String),
+    StdoutClosed,
+    StderrClosed,
+}
+
+/// Why start-up failed.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    #[error("cannot start '{command}': {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Failed(PlayerFailure),
+}
+
+type SharedLog = Arc<Mutex<Option<File>>>;
+
+/// A running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    output: Receiver<Output>,
+    stderr_closed: bool,
+    startup_timeout: Duration,
+}
+
+impl Process {
+    /// Spawns the engine and completes `uci`/`uciok`, the options, and `isready`/`readyok`.
+    fn start(engine: &ExternalEngine, log: SharedLog) -> Result<Process, StartError> {
+        let mut cmd = Command::new(&engine.command);
+        cmd.args(&engine.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &engine.working_dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|source| StartError::Spawn {
+            command: engine.command.display().to_string(),
+            source,
+        })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (tx, rx) = channel();
+        let tx2 = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(Output::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(Output::StdoutClosed);
+        });
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            while reader.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
+                if let Ok(mut guard) = log.lock() {
+                    if let Some(f) = guard.as_mut() {
+                        let _ = f.write_all(&buf);
+                    }
+                }
+                buf.clear();
+            }
+            // Drain anything left without a newline.
+            let _ = reader.read_to_end(&mut buf);
+            let _ = tx2.send(Output::StderrClosed);
+        });
+        let mut p = Process {
+            child,
+            stdin,
+            output: rx,
+            stderr_closed: false,
+            startup_timeout: engine.startup_timeout,
+        };
+        let handshake = |p: &mut Process| -> Result<(), PlayerFailure> {
+            p.send("uci")?;
+            p.wait_for("uciok", Instant::now() + engine.startup_timeout)?;
+            for (name, value) in &engine.options {
+                p.send(&format!("setoption name {name} value {value}"))?;
+            }
+            p.ready()
+        };
+        match handshake(&mut p) {
+            Ok(()) => Ok(p),
+            Err(f) => {
+                p.kill();
+                Err(StartError::Failed(f))
+            }
+        }
+    }
+
+    /// Sends one line; a closed pipe becomes a crash or a disconnect.
+    fn send(&mut self, line: &str) -> Result<(), PlayerFailure> {
+        let ok = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        match ok {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.closed()),
+        }
+    }
+
+    /// `isready` and wait for `readyok`.
+    fn ready(&mut self) -> Result<(), PlayerFailure> {
+        self.send("isready")?;
+        self.wait_for("readyok", Instant::now() + self.startup_timeout)
+    }
+
+    /// Waits for a line equal to `word` (other lines are ignored).
+    fn wait_for(&mut self, word: &str, deadline: Instant) -> Result<(), PlayerFailure> {
+        loop {
+            let line = self.next_line(deadline)?;
+            if line.trim() == word {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next line of output before `deadline`.
+    fn next_line(&mut self, deadline: Instant) -> Result<String, PlayerFailure> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(Output::Line(l)) => return Ok(l),
+                Ok(Output::StderrClosed) => self.stderr_closed = true,
+                Ok(Output::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.closed())
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(PlayerFailure::Timeout),
+            }
+        }
+    }
+
+    /// The engine's output closed (or its input broke): a crash when the process ended (its
+    /// stderr closes too, or it has exited), a disconnect when it runs on.
+    fn closed(&mut self) -> PlayerFailure {
+        self.await_stderr_close();
+        let exited = matches!(self.child.try_wait(), Ok(Some(_)));
+        if self.stderr_closed || exited {
+            // Both pipes closed: the process is gone or going; collect its status.
+            let _ = self.child.kill();
+            let status = self
+                .child
+                .wait()
+                .map_or_else(|e| e.to_string(), |s| s.to_string());
+            PlayerFailure::Crash(format!("the engine process ended ({status})"))
+        } else {
+            PlayerFailure::Disconnect("the engine closed its output but is still running".into())
+        }
+    }
+
+    /// Ends the process now, and lets its last stderr reach the log (waiting a bounded time
+    /// for the pipe to close: a helper process of the engine may still hold it).
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.await_stderr_close();
+    }
+
+    /// Waits up to [`EXIT_GRACE`] for the stderr pipe to close (all of it then is in the log);
+    /// other output is dropped.
+    fn await_stderr_close(&mut self) {
+        let deadline = Instant::now() + EXIT_GRACE;
+        while !self.stderr_closed {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(Output::StderrClosed) | Err(RecvTimeoutError::Disconnected) => {
+                    self.stderr_closed = true
+                }
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => break,
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then makes sure it has.
+    fn quit(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        self.kill();
+    }
+}
+
+/// What the engine said about its search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// Last score, centipawns from the mover's view (mates as large scores).
+    pub score: Option<i32>,
+    /// Last depth.
+    pub depth: Option<u32>,
+    /// Last node count.
+    pub nodes: u64,
+}
+
+impl SearchReport {
+    /// Takes what an `info` line says (lines for other PVs than the first are ignored).
+    pub fn update(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+            return;
+        }
+        let value = |key: &str| {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+        };
+        if value("multipv").is_some_and(|v| *v != "1") {
+            return;
+        }
+        if let Some(d) = value("depth").and_then(|v| v.parse().ok()) {
+            self.depth = Some(d);
+        }
+        if let Some(n) = value("nodes").and_then(|v| v.parse().ok()) {
+            self.nodes = n;
+        }
+        if let Some(i) = words.iter().position(|w| *w == "score") {
+            let n = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
+            match (words.get(i + 1), n) {
+                (Some(&"cp"), Some(cp)) => self.score = Some(cp),
+                (Some(&"mate"), Some(m)) if m > 0 => self.score = Some(MATE - (2 * m - 1)),
+                (Some(&"mate"), Some(m)) => self.score = Some(-(MATE + 2 * m)),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The `go` command for the move limits (`ours` is whether the mover is Red).
+pub fn go_command(limits: &MoveLimits, red_to_move: bool) -> String {
+    let mut go = String::from("go");
+    if let Some(left) = limits.time_left {
+        let other = limits.opponent_time_left.unwrap_or(left);
+        let (w, b) = if red_to_move {
+            (left, other)
+        } else {
+            (other, left)
+        };
+        let inc = limits.increment.as_millis();
+        go.push_str(&format!(
+            " wtime {} btime {} winc {inc} binc {inc}",
+            w.as_millis(),
+            b.as_millis()
+        ));
+        if let Some(m) = limits.moves_to_go {
+            go.push_str(&format!(" movestogo {m}"));
+        }
+    }
+    if let Some(t) = limits.movetime {
+        go.push_str(&format!(" movetime {}", t.as_millis().max(1)));
+    }
+    if let Some(d) = limits.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    if go == "go" {
+        go.push_str(" infinite");
+    }
+    go
+}
+
+/// An external UCI engine playing in the arena.
+pub struct ExternalPlayer {
+    name: String,
+    engine: ExternalEngine,
+    process: Option<Process>,
+    /// A failure found while preparing the game, reported at the first move.
+    pending: Option<PlayerFailure>,
+    log: SharedLog,
+}
+
+impl ExternalPlayer {
+    /// A player called `name` for `engine` (the process starts with the first game).
+    pub fn new(name: &str, engine: ExternalEngine) -> ExternalPlayer {
+        ExternalPlayer {
+            name: name.to_string(),
+            engine,
+            process: None,
+            pending: None,
+            log: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// Writes a note from the arena to the current game's log.
+    fn note(&self, text: &str) {
+        if let Ok(mut guard) = self.log.lock() {
+            if let Some(f) = guard.as_mut() {
+                let _ = writeln!(f, "[chuhan arena] {text}");
+            }
+        }
+    }
+
+    /// Records a failure: noted in the log, the process killed (a fresh one starts next game).
+    fn fail(&mut self, failure: PlayerFailure) -> PlayerFailure {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.note(&format!("{}: {failure}", failure.termination()));
+        failure
+    }
+
+    /// How long this move may take before it times out.
+    fn deadline(&self, limits: &MoveLimits) -> Duration {
+        if let Some(left) = limits.time_left {
+            left + self.engine.move_margin
+        } else if let Some(t) = limits.movetime {
+            t + self.engine.move_margin
+        } else {
+            self.engine.fixed_limit_timeout
+        }
+    }
+
+    fn ask(&mut self, game: &Game, limits: &MoveLimits) -> Result<MoveChoice, PlayerFailure> {
+        let coords = self.engine.coordinates;
+        let moves = game.moves();
+        let mut start = game.position().clone();
+        for _ in 0..moves.len() {
+            start.unmake();
+        }
+        let mut position = format!("position fen {}", start.to_fen());
+        if !moves.is_empty() {
+            position.push_str(" moves");
+            for &mv in &moves {
+                position.push(' ');
+                position.push_str(&coords.write(mv));
+            }
+        }
+        let red = game.position().side_to_move() == chuhan_engine::Color::Red;
+        let go = go_command(limits, red);
+        let deadline = Instant::now() + self.deadline(limits);
+        let Some(p) = self.process.as_mut() else {
+            return Err(PlayerFailure::Crash("the engine is not running".into()));
+        };
+        p.send(&position)?;
+        p.send(&go)?;
+        let mut report = SearchReport::default();
+        loop {
+            let line = p.next_line(deadline)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => report.update(&line),
+                Some("bestmove") => {
+                    let text = words.next().unwrap_or("");
+                    let mv = coords.read(text).ok_or_else(|| {
+                        PlayerFailure::IllegalMove(format!("'{line}' does not parse"))
+                    })?;
+                    let mut pos = game.position().clone();
+                    if !pos.is_legal(mv) {
+                        return Err(PlayerFailure::IllegalMove(format!(
+                            "{text} (ours: {}) in {}",
+                            mv.to_uci(),
+                            pos.to_fen()
+                        )));
+                    }
+                    return Ok(MoveChoice {
+                        mv,
+                        score: report.score,
+                        depth: report.depth,
+                        nodes: report.nodes,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn set_game_index(&mut self, index: u64) {
+        let file = self.engine.log_dir.as_ref().and_then(|dir| {
+            std::fs::create_dir_all(dir).ok()?;
+            File::create(dir.join(format!("game-{index}.stderr.log"))).ok()
+        });
+        if let Ok(mut guard) = self.log.lock() {
+            *guard = file;
+        }
+    }
+
+    fn new_game(&mut self, _seed: u64) {
+        self.pending = None;
+        let prepared = match self.process.as_mut() {
+            Some(p) => p.send("ucinewgame").and_then(|_| p.ready()),
+            None => match Process::start(&self.engine, self.log.clone()) {
+                Ok(p) => {
+                    self.process = Some(p);
+                    Ok(())
+                }
+                Err(StartError::Failed(f)) => Err(f),
+                Err(e @ StartError::Spawn { .. }) => Err(PlayerFailure::Crash(e.to_string())),
+            },
+        };
+        if let Err(f) = prepared {
+            self.pending = Some(self.fail(f));
+        }
+    }
+
+    fn choose_move(
+        &mut self,
+        game: &mut Game,
+        limits: &MoveLimits,
+    ) -> Result<MoveChoice, PlayerFailure> {
+        if let Some(f) = self.pending.take() {
+            return Err(f);
+        }
+        self.ask(game, limits).map_err(|f| self.fail(f))
+    }
+}
+
+impl Drop for ExternalPlayer {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.quit();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_keep_the_last_score_depth_and_nodes() {
+        let mut r = SearchReport::default();
+        r.update("info depth 3 seldepth 3 multipv 1 score cp 69 nodes 317 pv h10g8");
+        r.update("info depth 4 multipv 2 score cp -500 nodes 999");
+        r.update("info string hello score cp 7");
+        assert_eq!((r.score, r.depth, r.nodes), (Some(69), Some(3), 317));
+        r.update("info depth 9 score mate 2 nodes 4000");
+        assert_eq!(r.score, Some(MATE - 3));
+        r.update("info depth 9 score mate -1 nodes 4100");
+        assert_eq!(r.score, Some(-(MATE - 2)));
+        assert_eq!(r.nodes, 4100);
+    }
+
+    #[test]
+    fn go_commands_follow_the_limits() {
+        let nodes = MoveLimits {
+            nodes: Some(5000),
+            ..MoveLimits::default()
+        };
+        assert_eq!(go_command(&nodes, true), "go nodes 5000");
+        let clock = MoveLimits {
+            time_left: Some(Duration::from_millis(9000)),
+            opponent_time_left: Some(Duration::from_millis(8000)),
+            increment: Duration::from_millis(100),
+            moves_to_go: Some(12),
+            ..MoveLimits::default()
+        };
+        assert_eq!(
+            go_command(&clock, false),
+            "go wtime 8000 btime 9000 winc 100 binc 100 movestogo 12"
+        );
+        let mt = MoveLimits {
+            movetime: Some(Duration::from_millis(100)),
+            ..MoveLimits::default()
+        };
+        assert_eq!(go_command(&mt, true), "go movetime 100");
+    }
+
+    #[test]
+    fn coordinates_convert_both_ways() {
+        let mv = Move::parse_uci("b2b9").unwrap();
+        assert_eq!(Coordinates::A1.write(mv), "b3b10");
+        assert_eq!(Coordinates::A1.read("b3b10"), Some(mv));
+        assert_eq!(Coordinates::A0.read("b2b9"), Some(mv));
+        assert_eq!(Coordinates::A1.read("b0b1"), None);
+    }
+
+    #[test]
+    fn files_parse_and_errors_name_file_and_key() {
+        let base = Path::new("/cfg");
+        let e = parse_external(
+            "[uci]\ncommand = \"bin/eng\"\ncoordinates = \"a1\"\n[uci.options]\nZeta = 1\nAlpha = \"x\"\nOn = true\n",
+            "e.toml",
+            base,
+            "e",
+        )
+        .unwrap();
+        assert_eq!(e.name, "e");
+        assert_eq!(e.command, PathBuf::from("/cfg/bin/eng"));
+        assert_eq!(e.coordinates, Coordinates::A1);
+        let names: Vec<&str> = e.options.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Zeta", "Alpha", "On"]);
+        assert_eq!(
+            parse_external("[uci]\ncommand = \"fsf\"", "e.toml", base, "e")
+                .unwrap()
+                .command,
+            PathBuf::from("fsf")
+        );
+        let err = |text: &str| {
+            parse_external(text, "bad.toml", base, "bad")
+                .unwrap_err()
+                .to_string()
+        };
+        let m = err("[uci]\ncommand = \"x\"\ncomand = \"y\"");
+        assert!(m.contains("bad.toml") && m.contains("comand"), "{m}");
+        assert!(m.contains("line 3"), "{m}");
+        let m = err("[uci]\nargs = []");
+        assert!(m.contains("bad.toml") && m.contains("command"), "{m}");
+        let m = err("[uci]\ncommand = \"x\"\ncoordinates = \"a2\"");
+        assert!(m.contains("bad.toml") && m.contains("a2"), "{m}");
+        let m = err("tt_mb = 4\n[uci]\ncommand = \"x\"");
+        assert!(m.contains("bad.toml") && m.contains("tt_mb"), "{m}");
+        let m = err("[uci]\ncommand = \"x\"\n[uci.options]\nA = [1]");
+        assert!(
+            m.contains("bad.toml") && m.contains("[uci.options] A"),
+            "{m}"
+        );
+        let m = err("[uci]\ncommand = \"x\"\nstartup_timeout_ms = 0");
+        assert!(m.contains("startup_timeout_ms"), "{m}");
+    }
+
+    #[test]
+    fn shipped_external_configs_load_and_in_process_ones_are_not_external() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/engines");
+        let fairy = load_external(&dir.join("fairy-stockfish.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(fairy.name, "fairy-stockfish");
+        assert_eq!(fairy.coordinates, Coordinates::A1);
+        assert_eq!(fairy.options[0], ("UCI_Variant".into(), "xiangqi".into()));
+        let ours = load_external(&dir.join("chuhan-uci.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(ours.command, std::env::current_exe().unwrap());
+        assert_eq!(ours.args, ["uci"]);
+        assert_eq!(load_external(&dir.join("default.toml")).unwrap(), None);
+        assert_eq!(load_external(Path::new("hard")).unwrap(), None);
+    }
+}

@@ -1,0 +1,508 @@
+//! Results on disk: `manifest.toml` (the resolved configuration, seed, version, git state),
+//! `games.csv` (one row per game, flushed as each game ends), `summary.csv`; and resuming an
+//! interrupted run from them.
+
+use crate::play::game::Adjudication;
+use crate::play::limits::LimitSpec;
+use crate::play::openings::OpeningSource;
+use crate::play::runner::PlayedGame;
+use crate::play::schedule::{Schedule, Shard};
+use crate::stats::SprtModel;
+use chuhan_engine::RuleSet;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+/// A player as recorded in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerEntry {
+    /// Name in reports and games.csv.
+    pub name: String,
+    /// The spec it was resolved from.
+    pub spec: String,
+}
+
+/// A value kept in manifests as its text (`Display` out, `FromStr` in): seeds (TOML integers
+/// are signed 64-bit), rule sets.
+pub mod as_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    /// Writes `value` as its text.
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Reads a value from its text.
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: Display,
+        D: Deserializer<'de>,
+    {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// The SPRT model as manifests write it: `normalized` or `logistic`.
+mod model_text {
+    use crate::stats::SprtModel;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(model: &SprtModel, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(super::model_name(*model))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<SprtModel, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse_model(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `normalized` or `logistic`.
+pub fn model_name(model: SprtModel) -> &'static str {
+    match model {
+        SprtModel::Normalized => "normalized",
+        SprtModel::Logistic => "logistic",
+    }
+}
+
+/// Reads `normalized` (or `normalised`) or `logistic`.
+pub fn parse_model(text: &str) -> Result<SprtModel, String> {
+    match text {
+        "normalized" | "normalised" => Ok(SprtModel::Normalized),
+        "logistic" => Ok(SprtModel::Logistic),
+        other => Err(format!(
+            "unknown model '{other}' (expected normalized or logistic)"
+        )),
+    }
+}
+
+/// What kind of run a results folder holds (`command` in the manifest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    /// `chuhan match`.
+    Match,
+    /// `chuhan sprt`.
+    Sprt,
+    /// `chuhan ladder`.
+    Ladder,
+    /// One stage of `chuhan calibrate`.
+    Calibrate,
+}
+
+impl fmt::Display for RunKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RunKind::Match => "match",
+            RunKind::Sprt => "sprt",
+            RunKind::Ladder => "ladder",
+            RunKind::Calibrate => "calibrate",
+        })
+    }
+}
+
+/// SPRT settings as recorded in the manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSettings {
+    /// H0 bound.
+    pub elo0: f64,
+    /// H1 bound.
+    pub elo1: f64,
+    /// Type I error.
+    pub alpha: f64,
+    /// Type II error.
+    pub beta: f64,
+    /// The scale of the bounds (`normalized` or `logistic` in the manifest).
+    #[serde(with = "model_text")]
+    pub model: SprtModel,
+}
+
+/// Everything that determines a run's games. Two runs with equal configs play equal games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// The kind of run.
+    pub command: RunKind,
+    /// Run seed (written as a string: TOML integers are signed 64-bit).
+    #[serde(with = "as_text")]
+    pub seed: u64,
+    /// Pairs per pairing (match) or the maximum pairs (sprt).
+    pub pairs: u64,
+    /// Repetition rules (`asian` or `check-only` in the manifest).
+    #[serde(with = "as_text")]
+    pub rules: RuleSet,
+    /// The judge's move limit.
+    pub move_limit: u16,
+    /// Shard of the pairs, if any.
+    pub shard: Option<Shard>,
+    /// Players in order.
+    pub players: Vec<PlayerEntry>,
+    /// Per-move limit.
+    pub limit: LimitSpec,
+    /// Opening source.
+    pub openings: OpeningSource,
+    /// Adjudication.
+    pub adjudication: Adjudication,
+    /// SPRT settings (sprt only).
+    pub sprt: Option<SprtSettings>,
+    /// Explicit pairings `[first, second]` (ladders, calibration); empty = a round robin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairings: Vec<[usize; 2]>,
+}
+
+/// `manifest.toml` of every run folder: who made it, and the configuration `C` that determines
+/// its games ([`RunConfig`] for match, sprt, ladder and calibration stages; the SPSA
+/// configuration for tuning runs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest<C = RunConfig> {
+    /// chuhan version that made the run.
+    pub chuhan_version: String,
+    /// Git commit of the source tree, or "unknown".
+    pub git_commit: String,
+    /// "true", "false" or "unknown".
+    pub git_dirty: String,
+    /// The engine's bench signature (node count of `chuhan bench`) of this build.
+    pub bench_signature: String,
+    /// When the run was created (seconds since the Unix epoch).
+    pub created_unix: u64,
+    /// The resolved configuration.
+    pub config: C,
+}
+
+impl<C> Manifest<C> {
+    /// A manifest for a new run of `config`, with version and git state filled in.
+    pub fn new(config: C) -> Manifest<C> {
+        let (git_commit, git_dirty) = git_state();
+        Manifest {
+            chuhan_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit,
+            git_dirty,
+            bench_signature: chuhan_engine::bench::SIGNATURE.to_string(),
+            created_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            config,
+        }
+    }
+}
+
+/// The commit and dirty flag of the source tree this binary was built from, via `git` at run
+/// time; "unknown" when git or the tree is not available.
+pub fn git_state() -> (String, String) {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "HEAD"]) {
+        Some(commit) if !commit.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .map_or("unknown".to_string(), |s| (!s.is_empty()).to_string());
+            (commit, dirty)
+        }
+        _ => ("unknown".to_string(), "unknown".to_string()),
+    }
+}
+
+/// Why the results directory cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// `--out` names a directory with files in it.
+    #[error("{0} exists and is not empty; choose another --out or continue it with --resume")]
+    NotEmpty(PathBuf),
+    /// An I/O problem.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A malformed manifest.
+    #[error("{path}: {reason}")]
+    Manifest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A malformed games.csv row.
+    #[error("{path}:{line}: {reason}")]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The resumed run's configuration differs from the command line.
+    #[error("--resume {dir}: the command line differs from the run's manifest.toml ({what}); resume with the same options, or give only --resume")]
+    ConfigDiffers {
+        /// The directory.
+        dir: PathBuf,
+        /// Which part differs.
+        what: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ResultsError + '_ {
+    move |source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The games.csv header.
+pub const GAMES_HEADER: &str =
+    "pair,game,opening,red,black,result,termination,plies,nodes,seconds,seed,moves";
+
+/// How a [`PlayedGame`] is written in games.csv: the result as `1-0`, `0-1` or `1/2-1/2`, the
+/// wall time rounded to 0.1 ms. (The pairing is not written: a resumed run takes it from the
+/// schedule.)
+pub mod csv_fields {
+    use chuhan_engine::GameResult;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub mod result {
+        use super::*;
+
+        /// Writes the PGN form.
+        pub fn serialize<S: Serializer>(result: &GameResult, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(result.as_pgn())
+        }
+
+        /// Reads the PGN form.
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameResult, D::Error> {
+            let text = String::deserialize(d)?;
+            match text.as_str() {
+                "1-0" => Ok(GameResult::RedWins),
+                "0-1" => Ok(GameResult::BlackWins),
+                "1/2-1/2" => Ok(GameResult::Draw),
+                _ => Err(serde::de::Error::custom(format!(
+                    "result '{text}' is not 1-0, 0-1 or 1/2-1/2"
+                ))),
+            }
+        }
+    }
+
+    /// Seconds rounded to four decimals.
+    pub fn rounded_seconds<S: Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64((seconds * 1e4).round() / 1e4)
+    }
+}
+
+/// An open results directory that games are appended to.
+pub struct ResultsDir {
+    dir: PathBuf,
+    games: csv::Writer<File>,
+}
+
+impl ResultsDir {
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Checks that `dir` can hold a new run (absent or empty), without creating anything.
+    pub fn check_new(dir: &Path) -> Result<(), ResultsError> {
+        if dir.exists() {
+            let mut entries = std::fs::read_dir(dir).map_err(io(dir))?;
+            if entries.next().is_some() {
+                return Err(ResultsError::NotEmpty(dir.to_path_buf()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates a new run directory with its manifest and an empty games.csv.
+    pub fn create(dir: &Path, manifest: &Manifest) -> Result<ResultsDir, ResultsError> {
+        Self::check_new(dir)?;
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let text = toml::to_string(manifest).map_err(|e| ResultsError::Manifest {
+            path: dir.join("manifest.toml"),
+            reason: e.to_string(),
+        })?;
+        let mpath = dir.join("manifest.toml");
+        std::fs::write(&mpath, text).map_err(io(&mpath))?;
+        let gpath = dir.join("games.csv");
+        std::fs::write(&gpath, format!("{GAMES_HEADER}\n")).map_err(io(&gpath))?;
+        Self::open_append(dir)
+    }
+
+    fn open_append(dir: &Path) -> Result<ResultsDir, ResultsError> {
+        let gpath = dir.join("games.csv");
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&gpath)
+            .map_err(io(&gpath))?;
+        let games = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
+        Ok(ResultsDir {
+            dir: dir.to_path_buf(),
+            games,
+        })
+    }
+
+    /// Reads a run's manifest.
+    pub fn read_manifest(dir: &Path) -> Result<Manifest, ResultsError> {
+        let mpath = dir.join("manifest.toml");
+        let text = std::fs::read_to_string(&mpath).map_err(io(&mpath))?;
+        toml::from_str(&text).map_err(|e| ResultsError::Manifest {
+            path: mpath,
+            reason: e.to_string(),
+        })
+    }
+
+    /// Reads games.csv of a run being resumed: checks every row against the schedule and the
+    /// openings, drops a truncated last line (that game is replayed), and returns the records.
+    /// Nothing is modified; call [`ResultsDir::reopen`] to continue writing.
+    pub fn read_games(
+        dir: &Path,
+        schedule: &Schedule,
+        openings: &crate::play::openings::OpeningBook,
+        names: &[String],
+    ) -> Result<Vec<PlayedGame>, ResultsError> {
+        let gpath = dir.join("games.csv");
+        let bytes = std::fs::read(&gpath).map_err(io(&gpath))?;
+        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(end) => &bytes[..=end],
+            None => &bytes[..0],
+        };
+        let row_err = |line: u64, reason: String| ResultsError::Row {
+            path: gpath.clone(),
+            line,
+            reason,
+        };
+        let first_line = complete.split(|&b| b == b'\n').next().unwrap_or(&[]);
+        if first_line != GAMES_HEADER.as_bytes() {
+            return Err(row_err(1, format!("expected the header '{GAMES_HEADER}'")));
+        }
+        let by_index: std::collections::HashMap<u64, &crate::play::schedule::GameSpec> =
+            schedule.games.iter().map(|g| (g.index, g)).collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut reader = csv::ReaderBuilder::new().from_reader(complete);
+        for (i, row) in reader.deserialize::<PlayedGame>().enumerate() {
+            let line = i as u64 + 2;
+            let mut row = row.map_err(|e| row_err(line, e.to_string()))?;
+            let spec = by_index.get(&row.game).ok_or_else(|| {
+                row_err(
+                    line,
+                    format!("game {} is not in this run's schedule", row.game),
+                )
+            })?;
+            let expected_opening = openings
+                .get(spec.pair as usize)
+                .map_err(|e| row_err(line, e.to_string()))?;
+            if row.pair != spec.pair
+                || row.seed != spec.seed
+                || row.red != names[spec.red]
+                || row.black != names[spec.black]
+                || row.opening != expected_opening
+            {
+                return Err(row_err(
+                    line,
+                    format!(
+                        "game {} does not match the run's schedule (players, seed or opening differ)",
+                        row.game
+                    ),
+                ));
+            }
+            if !seen.insert(row.game) {
+                return Err(row_err(line, format!("game {} appears twice", row.game)));
+            }
+            row.pairing = spec.pairing;
+            out.push(row);
+        }
+        Ok(out)
+    }
+
+    /// Reopens a run directory for appending, first cutting a truncated last line off games.csv.
+    pub fn reopen(dir: &Path) -> Result<ResultsDir, ResultsError> {
+        let gpath = dir.join("games.csv");
+        let bytes = std::fs::read(&gpath).map_err(io(&gpath))?;
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |e| e + 1);
+        if keep != bytes.len() {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&gpath)
+                .map_err(io(&gpath))?;
+            f.set_len(keep as u64).map_err(io(&gpath))?;
+        }
+        Self::open_append(dir)
+    }
+
+    /// Appends one game and flushes it to the file.
+    pub fn append(&mut self, record: &PlayedGame) -> Result<(), ResultsError> {
+        let gpath = self.dir.join("games.csv");
+        self.games.serialize(record).map_err(|e| ResultsError::Io {
+            path: gpath.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        self.games.flush().map_err(io(&gpath))
+    }
+
+    /// Writes summary.csv (replacing an earlier one) from a header and rows.
+    pub fn write_summary(&self, header: &[&str], rows: &[Vec<String>]) -> Result<(), ResultsError> {
+        let spath = self.dir.join("summary.csv");
+        let mut w = csv::Writer::from_path(&spath).map_err(|e| ResultsError::Io {
+            path: spath.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        let wrap = |e: csv::Error| ResultsError::Io {
+            path: spath.clone(),
+            source: std::io::Error::other(e),
+        };
+        w.write_record(header).map_err(wrap)?;
+        for r in rows {
+            w.write_record(r).map_err(wrap)?;
+        }
+        w.flush().map_err(io(&spath))?;
+        Ok(())
+    }
+}
+
+/// Today's date as `YYYY-MM-DD` (UTC), for default result folder names.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The default output folder `results/<date>-<name>/`, with `-2`, `-3`... when taken.
+pub fn default_out_dir(name: &str) -> PathBuf {
+    let base = format!("results/{}-{name}", today());
+    let mut dir = PathBuf::from(&base);
+    let mut n = 2;
+    while ResultsDir::check_new(&dir).is_err() {
+        dir = PathBuf::from(format!("{base}-{n}"));
+        n += 1;
+    }
+    dir
+}

@@ -1,0 +1,302 @@
+//! Run setup shared by every job that plays scheduled games (match, sprt, ladder, calibrate):
+//! a validated [`RunConfig`] (as the manifest stores it) resolved into a [`RunPlan`], the
+//! results folder prepared or resumed, the run executed with its reporter, every game written
+//! as it ends.
+
+use crate::play::game::PlaySettings;
+use crate::play::openings::book_for;
+use crate::play::player::resolve_player;
+use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig, RunKind};
+use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
+use crate::play::schedule::{Pairing, Schedule};
+use crate::report::{Audience, Describe, Reporter};
+use anyhow::{bail, Context};
+use chuhan_engine::GameConfig;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default plies of generated openings.
+pub const DEFAULT_OPENING_PLIES: u32 = 6;
+/// Openings an SPRT generates before it starts.
+pub const EAGER_SPRT_OPENINGS: usize = 200;
+/// Default run seed.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Names for player specs, unique within the run (`random`, `random-2`, ...).
+pub fn unique_names(specs: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in specs {
+        let base = s.trim().to_string();
+        let mut name = base.clone();
+        let mut n = 2;
+        while out.contains(&name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// Top-level keys of the configuration that differ between two configs.
+pub fn config_differences(a: &RunConfig, b: &RunConfig) -> Vec<String> {
+    let (Ok(toml::Value::Table(x)), Ok(toml::Value::Table(y))) =
+        (toml::Value::try_from(a), toml::Value::try_from(b))
+    else {
+        return vec!["config".to_string()];
+    };
+    let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| x.get(*k) != y.get(*k))
+        .cloned()
+        .collect()
+}
+
+/// Where the run writes.
+pub enum Destination {
+    /// A new folder.
+    New(PathBuf),
+    /// An earlier run's folder.
+    Resume(PathBuf),
+}
+
+impl Destination {
+    /// The results folder.
+    pub fn path(&self) -> &Path {
+        match self {
+            Destination::New(p) | Destination::Resume(p) => p,
+        }
+    }
+}
+
+/// A run ready to start: configuration, plan, destination.
+pub struct PreparedRun {
+    /// The configuration (as in the manifest).
+    pub config: RunConfig,
+    /// The plan.
+    pub plan: RunPlan,
+    /// Where results go.
+    pub destination: Destination,
+}
+
+impl PreparedRun {
+    /// A run of `plan` writing to `destination`; players that keep files (external engines'
+    /// stderr logs) are told the results folder.
+    pub fn new(config: RunConfig, mut plan: RunPlan, destination: Destination) -> PreparedRun {
+        for e in &mut plan.entrants {
+            e.spec = e.spec.for_run(&e.name, destination.path());
+        }
+        PreparedRun {
+            config,
+            plan,
+            destination,
+        }
+    }
+}
+
+impl PreparedRun {
+    /// `first vs second` for each pairing.
+    pub fn pairing_labels(&self) -> Vec<String> {
+        let names: Vec<&str> = self.plan.entrants.iter().map(|e| e.name.as_str()).collect();
+        self.plan
+            .schedule
+            .pairings
+            .iter()
+            .map(|p| format!("{} vs {}", names[p.first], names[p.second]))
+            .collect()
+    }
+}
+
+/// Resolves the configuration into a plan: players, schedule, openings, settings.
+pub fn plan_from_config(
+    config: &RunConfig,
+    pairings: Vec<Pairing>,
+    concurrency: Option<usize>,
+) -> anyhow::Result<RunPlan> {
+    let seed = config.seed;
+    let entrants = config
+        .players
+        .iter()
+        .map(|p| {
+            Ok(Entrant {
+                name: p.name.clone(),
+                spec: resolve_player(&p.spec)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    for e in &entrants {
+        e.spec.check()?;
+    }
+    let schedule = Schedule::new(pairings, seed, config.shard);
+    let file_openings = config.openings.read_checked()?;
+    // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
+    // small opening space before writing anything) and the rest as pairs need them.
+    let count = schedule.total_pairs as usize;
+    let eager = if config.command == RunKind::Sprt {
+        count.min(EAGER_SPRT_OPENINGS)
+    } else {
+        count
+    };
+    let openings = book_for(
+        &config.openings,
+        file_openings.as_deref(),
+        count,
+        eager,
+        seed,
+    )?;
+    if concurrency == Some(0) {
+        bail!("--concurrency must be at least 1");
+    }
+    let concurrency = concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    Ok(RunPlan {
+        entrants,
+        schedule,
+        openings,
+        settings: PlaySettings {
+            game: GameConfig {
+                rules: config.rules,
+                move_limit: config.move_limit,
+            },
+            limit: config.limit,
+            adjudication: config.adjudication,
+        },
+        concurrency,
+    })
+}
+
+/// Picks the configuration: from the command line, or from the manifest of the run being
+/// resumed (which must then agree with any command line given).
+pub fn choose_config(
+    from_args: Option<anyhow::Result<RunConfig>>,
+    resume: Option<&Path>,
+    out: Option<&Path>,
+    default_name: &str,
+) -> anyhow::Result<(RunConfig, Destination)> {
+    match resume {
+        Some(dir) => {
+            let manifest = ResultsDir::read_manifest(dir)?;
+            if let Some(args) = from_args {
+                let config = args?;
+                let diff = config_differences(&config, &manifest.config);
+                if !diff.is_empty() {
+                    return Err(crate::play::results::ResultsError::ConfigDiffers {
+                        dir: dir.to_path_buf(),
+                        what: diff.join(", "),
+                    }
+                    .into());
+                }
+            }
+            Ok((manifest.config, Destination::Resume(dir.to_path_buf())))
+        }
+        None => {
+            let config = from_args.context("no players given")??;
+            let dir = match out {
+                Some(d) => {
+                    ResultsDir::check_new(d)?;
+                    d.to_path_buf()
+                }
+                None => default_out_dir(default_name),
+            };
+            Ok((config, Destination::New(dir)))
+        }
+    }
+}
+
+/// What a finished run produced.
+pub struct Finished {
+    /// Every recorded game (old and new) by index.
+    pub records: BTreeMap<u64, PlayedGame>,
+    /// The last pair the stop rule counted, if it fired.
+    pub stopped_at: Option<u64>,
+    /// Games played in this session.
+    pub played: u64,
+    /// Wall seconds of this session.
+    pub seconds: f64,
+    /// The results folder.
+    pub dir: ResultsDir,
+}
+
+/// Opens the destination, runs the plan with the reporter, and writes every game as it ends.
+pub fn execute(
+    prepared: &PreparedRun,
+    stop: Option<Box<dyn StopRule + '_>>,
+    labels: Vec<String>,
+    describe: Describe,
+    audience: Audience,
+) -> anyhow::Result<Finished> {
+    let plan = &prepared.plan;
+    let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let (mut dir, done) = match &prepared.destination {
+        Destination::New(path) => {
+            let manifest = Manifest::new(prepared.config.clone());
+            (ResultsDir::create(path, &manifest)?, Vec::new())
+        }
+        Destination::Resume(path) => {
+            let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
+            (ResultsDir::reopen(path)?, done)
+        }
+    };
+    let job = prepared.config.command.to_string();
+    let mut reporter = Reporter::new(&job, labels, describe, audience);
+    let (tx, rx) = channel::<Event>();
+    let mut write_error = None;
+    let outcome = std::thread::scope(|scope| {
+        // Nothing cancels a run from outside: an interrupted run is continued with --resume.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
+        loop {
+            match rx.recv_timeout(Duration::from_secs(1)) {
+                Ok(event) => {
+                    if let Event::GameFinished {
+                        record,
+                        resumed: false,
+                    } = &event
+                    {
+                        if let Err(e) = dir.append(record) {
+                            write_error.get_or_insert(e);
+                        }
+                    }
+                    reporter.on_event(&event);
+                }
+                Err(RecvTimeoutError::Timeout) => reporter.tick(),
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        handle.join().expect("the runner does not panic")
+    });
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if let Some(e) = outcome.error {
+        bail!(
+            "the run stopped early: {e}; the games played so far are kept, continue with --resume"
+        );
+    }
+    Ok(Finished {
+        records: outcome.records,
+        stopped_at: outcome.stopped_at,
+        played: reporter.played(),
+        seconds: reporter.elapsed(),
+        dir,
+    })
+}
+
+/// The termination table: name, count.
+pub fn termination_rows(records: &BTreeMap<u64, PlayedGame>) -> Vec<Vec<String>> {
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in records.values() {
+        *counts.entry(r.termination.as_str()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .map(|(k, v)| vec![k.to_string(), v.to_string()])
+        .collect()
+}

@@ -1,0 +1,512 @@
+//! Command-line definitions (clap). Parsing only; each command resolves and validates its
+//! arguments in its own module.
+
+use chuhan_arena::jobs::tune::texel::Optimizer;
+use chuhan_arena::report::Audience;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Chuhan: a fast, rules-exact xiangqi engine and the harness that tests and tunes it.
+#[derive(Debug, Parser)]
+#[command(name = "chuhan", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every subcommand.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count legal move paths (perft) for one position or check a whole suite.
+    Perft(PerftArgs),
+    /// Write moves in a notation (UCI, ICCS, WXF, Chinese), one line per move.
+    Notation(NotationArgs),
+    /// Elo, nElo, LOS and (with bounds) the SPRT log-likelihood ratio of given counts.
+    Stats(StatsArgs),
+    /// Play game pairs between two or more players (a round robin) and report the scores.
+    Match(MatchArgs),
+    /// Play a base player against a test player until an SPRT accepts a hypothesis.
+    Sprt(SprtArgs),
+    /// Search fixed positions to a fixed depth: prints the node-count signature and speed.
+    Bench(BenchArgs),
+    /// Play moves from a FEN under the game rules and print the verdict.
+    Judge(JudgeArgs),
+    /// Play a ladder of players (default: the embedded levels ladder) and fit joint ratings.
+    Ladder(LadderArgs),
+    /// Place difficulty levels at target Elo steps by fitting a curve over one knob's grid.
+    Calibrate(CalibrateArgs),
+    /// Self-play positions labelled with game results, for Texel tuning.
+    Datagen(DatagenArgs),
+    /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
+    Uci,
+    /// List the tunable parameters: name, default, min, max, step, group.
+    Params,
+    /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
+    #[command(subcommand)]
+    Tune(TuneCommand),
+}
+
+/// `chuhan tune` methods.
+#[derive(Debug, Subcommand)]
+// Parsed once per process: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum TuneCommand {
+    /// Texel tuning: fit the linear evaluation weights to game results by gradient descent.
+    Texel(TexelArgs),
+    /// SPSA (fishtest-compatible): perturb the parameters, play game pairs, follow the result.
+    Spsa(SpsaArgs),
+}
+
+/// `chuhan tune texel`.
+#[derive(Debug, Args)]
+pub struct TexelArgs {
+    /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Parameters to tune: group names (material, pst, eval) or exact parameter names,
+    /// comma-separated. Only linear parameters can be tuned.
+    #[arg(long, value_delimiter = ',', default_value = "material,pst,eval")]
+    pub params: Vec<String>,
+    /// Full-batch epochs.
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Learning rate in centipawns (default: 1 for Adam, 5 for AdaGrad).
+    #[arg(long)]
+    pub lr: Option<f64>,
+    /// Optimizer.
+    #[arg(
+        long,
+        default_value_t = Optimizer::Adam,
+        value_parser = PossibleValuesParser::new(["adam", "adagrad"])
+            .map(|s| s.parse::<Optimizer>().expect("a listed optimizer")),
+    )]
+    pub optimizer: Optimizer,
+    /// Seed for the train/validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fraction of games (or positions, without `#game` markers) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Scaling constant K (default: fitted on the untuned evaluation).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default: results/<date>-texel). Must be empty unless --force.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write into a non-empty --out folder, replacing its files.
+    #[arg(long)]
+    pub force: bool,
+    /// Start from this engine config's parameters instead of the defaults.
+    #[arg(long)]
+    pub base: Option<PathBuf>,
+    /// Progress output.
+    #[command(flatten)]
+    pub progress: ProgressArgs,
+}
+
+/// `chuhan tune spsa`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("spsa_params").args(["params_file", "params"])))]
+pub struct SpsaArgs {
+    /// Parameter file: lines `name, start, min, max, c_end, r_end` (fishtest format, `#`
+    /// comments).
+    #[arg(long)]
+    pub params_file: Option<PathBuf>,
+    /// Parameter names, comma-separated: start from the base engine, min and max from the
+    /// table, c_end = (max - min) / 20, r_end = 0.002.
+    #[arg(long)]
+    pub params: Option<String>,
+    /// Iterations N (default 1000).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Game pairs per iteration (default 1), all at the same perturbation.
+    #[arg(long)]
+    pub pairs_per_iteration: Option<u64>,
+    /// Evaluate iteration k at theta after iteration k-1-LAG (default 0: plain sequential
+    /// SPSA); LAG > 0 lets LAG+1 iterations run at once. Results never depend on --concurrency.
+    #[arg(long)]
+    pub lag: Option<u64>,
+    /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
+    #[arg(long)]
+    pub base: Option<String>,
+    /// The play flags shared with match and sprt (spsa takes a node or depth limit and no
+    /// adjudication or shard; nodes default to 2000).
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `chuhan judge`.
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The starting position, as FEN (ranks 0-9, `w` = Red to move).
+    #[arg(long)]
+    pub fen: String,
+    /// Moves in UCI form with ranks 0-9, separated by spaces: "h2e2 h9g7".
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Repetition rules: `asian` (perpetual check and perpetual chase lose) or `check-only`.
+    #[arg(long, default_value_t = chuhan_engine::RuleSet::Asian)]
+    pub rules: chuhan_engine::RuleSet,
+    /// Plies without a capture after which the game is drawn (0: no limit).
+    #[arg(long, default_value_t = chuhan_engine::GameConfig::DEFAULT_MOVE_LIMIT)]
+    pub move_limit: u16,
+    /// Print one JSON object: {"result", "reason", "ply"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `chuhan stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Counts, low to high: `L,D,W` (games) or `LL,LD,DD_WL,WD,WW` (game pairs).
+    #[arg(long)]
+    pub counts: String,
+    /// SPRT H0 bound (with --elo1).
+    #[arg(long, requires = "elo1", allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// SPRT H1 bound (with --elo0).
+    #[arg(long, requires = "elo0", allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long, default_value = "normalized")]
+    pub model: String,
+    /// SPRT type I error.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT type II error.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a command that plays games runs them: games at once and progress output. Shared by
+/// match, sprt, spsa, ladder, calibrate and datagen.
+#[derive(Debug, Args, Clone)]
+pub struct SessionArgs {
+    /// Games played at once (default: all cores). Results do not depend on it. (`--threads`
+    /// is for threads inside one computation: perft, Texel tuning.)
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Progress output.
+    #[command(flatten)]
+    pub progress: ProgressArgs,
+}
+
+impl SessionArgs {
+    /// Who the progress output is for.
+    pub fn audience(&self) -> Audience {
+        self.progress.audience()
+    }
+}
+
+/// How progress is shown on stderr: every long-running command takes these.
+#[derive(Debug, Args, Clone)]
+pub struct ProgressArgs {
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Progress output: `bar`, `plain` (a status line every 5 s) or `json` (one event object a
+    /// line). Default: a bar on a terminal, plain lines otherwise.
+    #[arg(long, value_name = "FORMAT", conflicts_with = "quiet")]
+    pub progress: Option<ProgressFormat>,
+}
+
+/// `--progress` formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProgressFormat {
+    /// An indicatif bar.
+    Bar,
+    /// A plain status line every few seconds.
+    Plain,
+    /// One JSON object per event.
+    Json,
+}
+
+impl ProgressArgs {
+    /// Who the progress output is for.
+    pub fn audience(&self) -> Audience {
+        match self.progress {
+            Some(ProgressFormat::Bar) => Audience::Terminal,
+            Some(ProgressFormat::Plain) => Audience::Plain,
+            Some(ProgressFormat::Json) => Audience::Json,
+            None => Audience::detect(self.quiet),
+        }
+    }
+}
+
+/// The play flags shared by `chuhan match`, `chuhan sprt` and `chuhan tune spsa`: limits,
+/// openings, seed, rules, adjudication, results folder, and the session flags.
+#[derive(Debug, Args, Clone)]
+#[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth", "movetime", "tc"])))]
+#[command(group(clap::ArgGroup::new("opening").args(["openings", "opening_plies"])))]
+#[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
+pub struct RunArgs {
+    /// Nodes per move (the default limit, reproducible: 10000; tune spsa: 2000).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Milliseconds per move.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Clock: `moves/seconds+increment` (e.g. 40/60+0.6) or `seconds+increment`.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Opening file: one FEN or EPD per line (`#` comments allowed), shuffled by the seed.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Random plies from the start for generated openings (default 6).
+    #[arg(long)]
+    pub opening_plies: Option<u32>,
+    /// Run seed (default 1): the same seed and options give the same games.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Results folder (default results/<date>-<name>/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Continue the interrupted run in this folder.
+    #[arg(long)]
+    pub resume: Option<std::path::PathBuf>,
+    /// Repetition rules: `asian` or `check-only` (default asian).
+    #[arg(long)]
+    pub rules: Option<chuhan_engine::RuleSet>,
+    /// Moves per side after which the judge draws the game (default 120).
+    #[arg(long)]
+    pub move_limit: Option<u16>,
+    /// Resign adjudication: centipawn threshold (with --resign-plies).
+    #[arg(long, requires = "resign_plies")]
+    pub resign_score: Option<i32>,
+    /// Resign adjudication: consecutive plies both sides agree.
+    #[arg(long, requires = "resign_score")]
+    pub resign_plies: Option<u32>,
+    /// Draw adjudication: centipawn threshold (with --draw-plies).
+    #[arg(long, requires = "draw_plies")]
+    pub draw_score: Option<i32>,
+    /// Draw adjudication: consecutive plies within the threshold.
+    #[arg(long, requires = "draw_score")]
+    pub draw_plies: Option<u32>,
+    /// Draw adjudication: first ply it may apply (default 0).
+    #[arg(long, requires = "draw_score")]
+    pub draw_after: Option<u32>,
+    /// Draw any game that reaches this many plies.
+    #[arg(long)]
+    pub ply_cap: Option<u32>,
+    /// Play only pairs `i` modulo `n` (`--shard i/n`).
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// `chuhan match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// A player: `random`, `greedy` (give two or more; more make a round robin).
+    #[arg(long = "player")]
+    pub players: Vec<String>,
+    /// Game pairs per pairing.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `chuhan sprt`.
+#[derive(Debug, Args)]
+pub struct SprtArgs {
+    /// The reference player.
+    #[arg(long)]
+    pub base: Option<String>,
+    /// The player under test.
+    #[arg(long)]
+    pub test: Option<String>,
+    /// H0 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// H1 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Type I error (default 0.05).
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// Type II error (default 0.05).
+    #[arg(long)]
+    pub beta: Option<f64>,
+    /// Give up after this many pairs (default 20000).
+    #[arg(long)]
+    pub max_pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `chuhan bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth (the signature is defined at the default).
+    #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
+    pub depth: u32,
+}
+
+/// `chuhan perft`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["fen", "suite"])))]
+pub struct PerftArgs {
+    /// The position, as FEN (ranks 0-9, `w` = Red to move). Use with --depth.
+    #[arg(long, requires = "depth")]
+    pub fen: Option<String>,
+    /// Depth for --fen.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --fen: print `MOVE: COUNT` per legal root move, then `total: COUNT`.
+    #[arg(long, requires = "fen")]
+    pub divide: bool,
+    /// A suite file of lines `FEN ;D1 n ;D2 n ...` (`#` comments allowed).
+    #[arg(long, conflicts_with_all = ["fen", "depth", "divide"])]
+    pub suite: Option<PathBuf>,
+    /// With --suite: skip listed depths above this.
+    #[arg(long, requires = "suite")]
+    pub max_depth: Option<u32>,
+    /// Worker threads (default: all cores). 1 is strictly single-threaded.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// `chuhan notation`.
+#[derive(Debug, Args)]
+pub struct NotationArgs {
+    /// The start position, as FEN (default: the standard start).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The moves, space-separated, in UCI (`h2e2`) or any other notation (ICCS, WXF, Chinese).
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: String,
+    /// The notation to write: iccs, uci, wxf or chinese.
+    #[arg(long, default_value = "iccs")]
+    pub format: chuhan_engine::Notation,
+}
+
+/// `chuhan ladder`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
+pub struct LadderArgs {
+    /// Ladder file (default: the embedded configs/ladder.toml).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Game pairs per pairing (overrides the file).
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Run seed (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Bootstrap replicates for the 95% intervals (overrides the file).
+    #[arg(long)]
+    pub bootstrap: Option<usize>,
+    /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted ladder in this folder.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// `chuhan datagen`.
+#[derive(Debug, Args)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Random plies from the start before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions within this many plies after the random opening are skipped.
+    #[arg(long, default_value_t = 4)]
+    pub skip_plies: u32,
+    /// Games reaching this many plies are scored as draws.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Run seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The engine that plays both sides (`default`, a level, or an engine .toml).
+    #[arg(long, default_value = "default")]
+    pub engine: String,
+    /// Output file (`FEN;result;ply;eval` lines and `#game` markers); must be absent or empty.
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue the interrupted output file FILE (cut after its last complete game).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// `chuhan calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// The knob that moves: nodes, depth, margin or random_rate.
+    #[arg(long)]
+    pub knob: Option<String>,
+    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides).
+    #[arg(long, default_value = "default")]
+    pub base: String,
+    /// Knob settings, weakest first, comma-separated (default: a grid for the knob).
+    #[arg(long)]
+    pub grid: Option<String>,
+    /// Target Elo of each level above the first grid setting, increasing: e.g. 0,200,400.
+    #[arg(long, allow_hyphen_values = true)]
+    pub targets: Option<String>,
+    /// Level names, comma-separated (default level-1, level-2, ...).
+    #[arg(long)]
+    pub names: Option<String>,
+    /// Game pairs per grid pairing (neighbours and next-but-one).
+    #[arg(long, default_value_t = 8)]
+    pub pairs: u64,
+    /// Game pairs per validation pairing (default: --pairs).
+    #[arg(long)]
+    pub validate_pairs: Option<u64>,
+    /// Per-move node cap on top of each player's own budget.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_nodes: u64,
+    /// Random plies of generated openings.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: u32,
+    /// Run seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Bootstrap replicates for the intervals.
+    #[arg(long, default_value_t = 500)]
+    pub bootstrap: usize,
+    /// Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty.
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted calibration in this folder (settings come from it).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Exit 1 when a validated gap misses its target interval.
+    #[arg(long)]
+    pub strict: bool,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}

@@ -1,0 +1,133 @@
+//! `chuhan calibrate`: place difficulty levels at target Elo steps with the library's
+//! calibration job (a grid of one knob's settings, a monotone Elo(knob) curve, validation of the
+//! adjacent calibrated levels); print each stage's tables as it completes.
+
+use crate::args::CalibrateArgs;
+use crate::{EXIT_FAIL, EXIT_OK};
+use anyhow::anyhow;
+use chuhan_arena::jobs::calibrate::{self, parse_list, CalibrateSettings, CalibrationEvent, Knob};
+use chuhan_arena::jobs::ladder::{signed, RATING_HEADER};
+use chuhan_arena::report::table;
+
+/// Runs the command.
+pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
+    let (settings, dir) = match &args.resume {
+        Some(dir) => (calibrate::job::resume(dir)?, dir.clone()),
+        None => {
+            let s = settings_from_args(args)?;
+            let dir = calibrate::job::start(&s, args.out.as_deref())?;
+            (s, dir)
+        }
+    };
+    let knob = settings.knob;
+    let mut on_event = |event: CalibrationEvent| match event {
+        CalibrationEvent::Grid(fit) => {
+            println!("grid ({} {}):", knob.key(), settings.base);
+            println!("{}", table(&RATING_HEADER, &fit.rating_rows()));
+            for note in &fit.notes {
+                println!("note: {note}");
+            }
+        }
+        CalibrationEvent::Placed { values, specs } => println!(
+            "{}",
+            table(
+                &["level", "target", knob.key(), "spec"],
+                &settings
+                    .names
+                    .iter()
+                    .zip(&settings.targets)
+                    .zip(values)
+                    .zip(specs)
+                    .map(|(((n, t), v), s)| vec![n.clone(), signed(*t), knob.format(*v), s.clone()])
+                    .collect::<Vec<_>>()
+            )
+        ),
+        CalibrationEvent::Validated { analysis, gaps } => {
+            let rows: Vec<Vec<String>> = gaps
+                .iter()
+                .map(|c| {
+                    let g = &c.gap;
+                    vec![
+                        format!("{} -> {}", g.from, g.to),
+                        signed(c.target),
+                        signed(g.elo),
+                        format!("[{}, {}]", signed(g.interval.lo), signed(g.interval.hi)),
+                        if c.pass { "pass" } else { "FAIL" }.to_string(),
+                    ]
+                })
+                .collect();
+            println!(
+                "validation (adjacent levels, {} pairs each):",
+                settings.validate_pairs
+            );
+            println!(
+                "{}",
+                table(
+                    &["levels", "target", "measured", "95% interval", "check"],
+                    &rows
+                )
+            );
+            for note in &analysis.notes {
+                println!("note: {note}");
+            }
+        }
+    };
+    let gaps = calibrate::run(
+        &settings,
+        &dir,
+        args.session.concurrency,
+        args.session.audience(),
+        &mut on_event,
+    )?;
+    let failed = gaps.iter().filter(|c| !c.pass).count();
+    if failed > 0 && args.strict {
+        println!(
+            "{failed} gap(s) outside their interval; results in {}",
+            dir.display()
+        );
+        return Ok(EXIT_FAIL);
+    }
+    println!(
+        "levels written to {}; results in {}",
+        dir.join("levels.toml").display(),
+        dir.display()
+    );
+    Ok(EXIT_OK)
+}
+
+/// The settings the flags give (checked by the library before anything is played).
+fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings> {
+    let knob: Knob = args
+        .knob
+        .as_deref()
+        .ok_or_else(|| anyhow!("give --knob nodes|depth|margin|random_rate"))?
+        .parse()
+        .map_err(|e: String| anyhow!("--knob: {e}"))?;
+    let grid = match &args.grid {
+        Some(g) => parse_list(g, "--grid")?,
+        None => knob.default_grid(),
+    };
+    let targets = parse_list(
+        args.targets.as_deref().ok_or_else(|| {
+            anyhow!("give --targets, e.g. 0,200,400 (Elo above the first grid setting)")
+        })?,
+        "--targets",
+    )?;
+    let names = match &args.names {
+        Some(n) => n.split(',').map(|s| s.trim().to_string()).collect(),
+        None => (1..=targets.len()).map(|i| format!("level-{i}")).collect(),
+    };
+    Ok(CalibrateSettings {
+        knob,
+        base: args.base.clone(),
+        grid,
+        targets,
+        names,
+        pairs: args.pairs,
+        validate_pairs: args.validate_pairs.unwrap_or(args.pairs),
+        max_nodes: args.max_nodes,
+        opening_plies: args.opening_plies,
+        seed: args.seed,
+        bootstrap: args.bootstrap,
+    })
+}

@@ -1,0 +1,52 @@
+//! `chuhan datagen`: labelled self-play positions for Texel tuning (format in `chuhan_arena::jobs::datagen`).
+
+use crate::args::DatagenArgs;
+use crate::EXIT_OK;
+use anyhow::bail;
+use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig};
+use chuhan_arena::play::config::{builtin_levels, resolve_engine};
+use chuhan_arena::report::ProgressReporter;
+
+/// Runs the command.
+pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
+    if args.games == 0 || args.nodes == 0 {
+        bail!("--games and --nodes must be at least 1");
+    }
+    if args.session.concurrency == Some(0) {
+        bail!("--concurrency must be at least 1");
+    }
+    let mut engine = resolve_engine(&args.engine, &builtin_levels())?;
+    if let Some(l) = engine.level.as_mut() {
+        l.time = None; // reproducible: node budgets decide
+    }
+    let config = DatagenConfig {
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        skip_plies: args.skip_plies,
+        max_plies: args.max_plies,
+        seed: args.seed,
+        engine,
+    };
+    // Like every command, `--resume` names what it continues (here the output file).
+    let (out, resume) = match (&args.resume, &args.out) {
+        (Some(file), _) => (file, true),
+        (None, Some(file)) => (file, false),
+        (None, None) => bail!("give --out FILE, or --resume FILE to continue one"),
+    };
+    let start = std::time::Instant::now();
+    let mut reporter = ProgressReporter::new(args.session.audience());
+    let (games, positions) = generate(
+        &config,
+        out,
+        resume,
+        args.session.concurrency,
+        &mut |event| reporter.on(event),
+    )?;
+    println!(
+        "wrote {games} games, {positions} positions to {} in {:.1} s",
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,165 @@
+//! `chuhan perft`: one position (optionally divided), or a suite checked against its counts.
+
+use crate::args::PerftArgs;
+use crate::{EXIT_FAIL, EXIT_OK, EXIT_USAGE};
+use anyhow::Context;
+use chuhan_engine::{divide, parse_suite, perft, Move, Position};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Runs the command; exit 0 when every count matches, 1 on a mismatch, 2 on unusable input.
+pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    if let Some(fen) = &args.fen {
+        let depth = args.depth.context("--fen needs --depth")?;
+        let pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("chuhan: error: bad FEN '{fen}': {e}");
+                return Ok(EXIT_USAGE);
+            }
+        };
+        return run_single(pos, depth, args.divide, args.threads);
+    }
+    let path = args.suite.as_ref().context("give --fen or --suite")?;
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("chuhan: error: cannot read {}: {e}", path.display());
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let suite = match parse_suite(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("chuhan: error: {}: {e}", path.display());
+            return Ok(EXIT_USAGE);
+        }
+    };
+    run_suite(suite, args.max_depth, args.threads)
+}
+
+/// Per-root-move counts, split across threads unless `threads == Some(1)`.
+fn divided(pos: &Position, depth: u32, threads: Option<usize>) -> anyhow::Result<Vec<(Move, u64)>> {
+    if threads == Some(1) || depth <= 1 {
+        return Ok(divide(&mut pos.clone(), depth));
+    }
+    let moves = pos.clone().legal_moves();
+    let pool = chuhan_arena::thread_pool(threads)?;
+    Ok(pool.install(|| {
+        moves
+            .as_slice()
+            .par_iter()
+            .map(|&mv| {
+                let mut p = pos.clone();
+                p.make(mv);
+                let n = perft(&mut p, depth - 1);
+                (mv, n)
+            })
+            .collect()
+    }))
+}
+
+fn run_single(
+    pos: Position,
+    depth: u32,
+    show_divide: bool,
+    threads: Option<usize>,
+) -> anyhow::Result<u8> {
+    let start = Instant::now();
+    let total = if depth == 0 {
+        1
+    } else {
+        let parts = divided(&pos, depth, threads)?;
+        if show_divide {
+            for (mv, n) in &parts {
+                println!("{mv}: {n}");
+            }
+        }
+        parts.iter().map(|(_, n)| n).sum()
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("total: {total}");
+    eprintln!(
+        "depth {depth}: {total} nodes in {secs:.3} s ({:.0} nodes/s)",
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(EXIT_OK)
+}
+
+/// The outcome of one suite position.
+struct Checked {
+    nodes: u64,
+    failure: Option<(u32, u64, u64)>,
+    deepest: Option<(u32, u64)>,
+}
+
+fn check_entry(entry: &chuhan_engine::SuiteEntry, max_depth: Option<u32>) -> Checked {
+    let mut pos = Position::from_fen(&entry.fen).expect("validated while parsing the suite");
+    let mut out = Checked {
+        nodes: 0,
+        failure: None,
+        deepest: None,
+    };
+    for &(depth, expected) in &entry.expected {
+        if max_depth.is_some_and(|m| depth > m) {
+            continue;
+        }
+        let got = perft(&mut pos, depth);
+        out.nodes += got;
+        if got != expected {
+            out.failure = Some((depth, expected, got));
+            break;
+        }
+        out.deepest = Some((depth, got));
+    }
+    out
+}
+
+fn run_suite(
+    suite: Vec<chuhan_engine::SuiteEntry>,
+    max_depth: Option<u32>,
+    threads: Option<usize>,
+) -> anyhow::Result<u8> {
+    let start = Instant::now();
+    let results: Vec<Checked> = if threads == Some(1) {
+        suite.iter().map(|e| check_entry(e, max_depth)).collect()
+    } else {
+        let pool = chuhan_arena::thread_pool(threads)?;
+        pool.install(|| {
+            suite
+                .par_iter()
+                .map(|e| check_entry(e, max_depth))
+                .collect()
+        })
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let mut failed = 0;
+    let mut nodes = 0;
+    for (entry, r) in suite.iter().zip(&results) {
+        nodes += r.nodes;
+        match (r.failure, r.deepest) {
+            (Some((d, expected, got)), _) => {
+                failed += 1;
+                println!(
+                    "FAIL line {}: depth {d} expected {expected} got {got}  {}",
+                    entry.line, entry.fen
+                );
+            }
+            (None, Some((d, n))) => println!("pass line {}: D{d} {n}  {}", entry.line, entry.fen),
+            (None, None) => println!(
+                "skip line {}: no depth within --max-depth  {}",
+                entry.line, entry.fen
+            ),
+        }
+    }
+    println!(
+        "positions: {}  passed: {}  failed: {failed}  nodes: {nodes}  seconds: {secs:.3}  nodes/s: {:.0}",
+        suite.len(),
+        suite.len() - failed,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(if failed == 0 { EXIT_OK } else { EXIT_FAIL })
+}

@@ -1,0 +1,188 @@
+//! `chuhan sprt`: a test player against a base player until the SPRT accepts H0 or H1 (or the
+//! pair limit is reached). Exit 0 whatever the verdict.
+//!
+//! The verdict is computed on complete game pairs taken in pair-index order (see
+//! [`chuhan_arena::play::runner`]): the same seed and options give the same verdict at the same pair, at any
+//! concurrency and across interruptions and `--resume`.
+
+use super::matches::{expect_kind, print_played, write_and_print_summary};
+use super::setup::config_from_args;
+use super::stats::{parse_model, verdict_name};
+use crate::args::SprtArgs;
+use crate::EXIT_OK;
+use anyhow::{bail, Context};
+use chuhan_arena::play::results::{RunConfig, RunKind, SprtSettings};
+use chuhan_arena::play::runner::StopRule;
+use chuhan_arena::play::schedule::Pairing;
+use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, PreparedRun};
+use chuhan_arena::report::{describe_elo, summary_rows, tally, Tally};
+use chuhan_arena::stats::{Pentanomial, Sprt, SprtModel, Verdict};
+
+/// Default maximum number of game pairs.
+pub const DEFAULT_MAX_PAIRS: u64 = 20_000;
+
+/// Stops when the pentanomial LLR crosses a bound.
+pub struct SprtStop {
+    sprt: Sprt,
+    pairs: Pentanomial,
+}
+
+impl SprtStop {
+    /// A stop rule for `sprt`.
+    pub fn new(sprt: Sprt) -> SprtStop {
+        SprtStop {
+            sprt,
+            pairs: Pentanomial::new(),
+        }
+    }
+}
+
+impl StopRule for SprtStop {
+    fn add_pair(&mut self, _pairing: usize, first: f64, second: f64) -> bool {
+        if self.pairs.add_pair(first, second).is_err() {
+            return false;
+        }
+        self.sprt
+            .llr_pentanomial(&self.pairs)
+            .is_some_and(|llr| self.sprt.verdict(llr) != Verdict::Continue)
+    }
+}
+
+/// The SPRT of a configuration.
+pub fn sprt_of(settings: &SprtSettings) -> anyhow::Result<Sprt> {
+    Sprt::new(
+        settings.elo0,
+        settings.elo1,
+        settings.alpha,
+        settings.beta,
+        settings.model,
+    )
+    .map_err(anyhow::Error::msg)
+}
+
+/// The single pairing: the test player (index 0) against the base (index 1).
+pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
+    vec![Pairing {
+        first: 0,
+        second: 1,
+        pairs: config.pairs,
+    }]
+}
+
+fn config_from(args: &SprtArgs) -> anyhow::Result<RunConfig> {
+    let test = args.test.as_ref().context("give --test PLAYER")?;
+    let base = args.base.as_ref().context("give --base PLAYER")?;
+    let (elo0, elo1) = match (args.elo0, args.elo1) {
+        (Some(a), Some(b)) => (a, b),
+        _ => bail!("give --elo0 and --elo1"),
+    };
+    let settings = SprtSettings {
+        elo0,
+        elo1,
+        alpha: args.alpha.unwrap_or(0.05),
+        beta: args.beta.unwrap_or(0.05),
+        model: args
+            .model
+            .as_deref()
+            .map_or(Ok(SprtModel::Normalized), parse_model)?,
+    };
+    sprt_of(&settings)?;
+    config_from_args(
+        RunKind::Sprt,
+        &[test.clone(), base.clone()],
+        args.max_pairs.unwrap_or(DEFAULT_MAX_PAIRS),
+        &args.run,
+        Some(settings),
+    )
+}
+
+/// Runs the command.
+pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
+    let nothing_given =
+        args.test.is_none() && args.base.is_none() && args.elo0.is_none() && args.elo1.is_none();
+    let from_args = if nothing_given && args.run.resume.is_some() {
+        None
+    } else {
+        Some(config_from(args))
+    };
+    let default_name = format!(
+        "sprt-{}-vs-{}",
+        args.test.as_deref().unwrap_or("test"),
+        args.base.as_deref().unwrap_or("base")
+    );
+    let (config, destination) = choose_config(
+        from_args,
+        args.run.resume.as_deref(),
+        args.run.out.as_deref(),
+        &default_name,
+    )?;
+    expect_kind(&config, RunKind::Sprt)?;
+    let settings = config
+        .sprt
+        .clone()
+        .context("the manifest has no [config.sprt]")?;
+    let sprt = sprt_of(&settings)?;
+    let plan = plan_from_config(&config, pairings(&config), args.run.session.concurrency)?;
+    let prepared = PreparedRun::new(config, plan, destination);
+    let labels = prepared.pairing_labels();
+    let describe = move |t: &Tally| {
+        let mut text = describe_elo(t);
+        if let Some(llr) = sprt.llr_pentanomial(&t.pentanomial()) {
+            text.push_str(&format!(
+                " LLR {llr:.2} ({:.2}, {:.2})",
+                sprt.lower_bound(),
+                sprt.upper_bound()
+            ));
+        }
+        text
+    };
+    let finished = execute(
+        &prepared,
+        Some(Box::new(SprtStop::new(sprt))),
+        labels.clone(),
+        Box::new(describe),
+        args.run.session.audience(),
+    )?;
+    let counted = tally(&finished.records, 1, finished.stopped_at);
+    let t = counted[0];
+    let llr = sprt.llr_pentanomial(&t.pentanomial());
+    let verdict = llr.map_or(Verdict::Continue, |l| sprt.verdict(l));
+    let (mut header, mut rows) = summary_rows(&labels, &counted);
+    header.extend(["llr", "lower", "upper", "verdict"]);
+    rows[0].extend([
+        llr.map_or(String::new(), |l| format!("{l:.4}")),
+        format!("{:.4}", sprt.lower_bound()),
+        format!("{:.4}", sprt.upper_bound()),
+        verdict_name(verdict).to_string(),
+    ]);
+    write_and_print_summary(&finished, &header, &rows)?;
+    let names = &prepared.config.players;
+    let (test, base) = (&names[0].name, &names[1].name);
+    let unit = if settings.model == SprtModel::Logistic {
+        "Elo"
+    } else {
+        "nElo"
+    };
+    let (e0, e1) = (settings.elo0, settings.elo1);
+    match verdict {
+        Verdict::AcceptH1 => println!(
+            "verdict: H1 after {} pairs: {test} - {base} = {e1} {unit} is accepted over {e0} {unit}",
+            t.pairs()
+        ),
+        Verdict::AcceptH0 => println!(
+            "verdict: H0 after {} pairs: {test} - {base} = {e0} {unit} is accepted over {e1} {unit}",
+            t.pairs()
+        ),
+        Verdict::Continue => println!(
+            "verdict: continue: no decision after {} pairs (the limit is {})",
+            t.pairs(),
+            prepared.config.pairs
+        ),
+    }
+    let extra = finished.records.len() as u64 - t.games();
+    if extra > 0 {
+        println!("({extra} games played after the stop are recorded in games.csv but not counted)");
+    }
+    print_played(&prepared, &finished);
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,132 @@
+//! `chuhan tune spsa`: flags to a validated [`SpsaConfig`], the library's SPSA job, the final
+//! table and the SPRT that must confirm the gain.
+
+use crate::args::{RunArgs, SpsaArgs};
+use crate::EXIT_OK;
+use anyhow::{bail, Context};
+use chuhan_arena::jobs::tune::spsa::{
+    self, params_from_names, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS,
+    DEFAULT_NODES,
+};
+use chuhan_arena::play::openings::OpeningSource;
+use chuhan_arena::play::setup::DEFAULT_SEED;
+use chuhan_arena::report::table;
+
+/// Runs `chuhan tune spsa`.
+pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
+    reject_unsupported(&args.run)?;
+    // On --resume the settings come from the run; a command line that gives parameters must
+    // then describe the same run.
+    let given = args.params_file.is_some() || args.params.is_some();
+    let from_args = (args.run.resume.is_none() || given).then(|| config_from_args(args));
+    let (config, destination) = spsa::choose_config(
+        from_args,
+        args.run.resume.as_deref(),
+        args.run.out.as_deref(),
+    )?;
+    let outcome = spsa::run(
+        &config,
+        &destination,
+        args.run.session.concurrency,
+        args.run.session.audience(),
+    )?;
+    let rows: Vec<Vec<String>> = outcome
+        .spsa
+        .params
+        .iter()
+        .zip(&outcome.theta)
+        .map(|(p, t)| {
+            vec![
+                p.name.clone(),
+                format!("{}", p.start),
+                format!("{t:.3}"),
+                format!("{}", t.round() as i64),
+                format!("{}", p.min),
+                format!("{}", p.max),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        table(
+            &["parameter", "start", "theta", "tuned", "min", "max"],
+            &rows
+        )
+    );
+    println!();
+    println!(
+        "{} iterations; played {} games in {:.1} s on {} workers; results in {}",
+        outcome.spsa.gains.iterations,
+        outcome.played,
+        outcome.seconds,
+        outcome.concurrency,
+        outcome.dir.display()
+    );
+    println!("accept the tuned values only after an SPRT against the start values:");
+    println!("  {}", outcome.sprt_command);
+    Ok(EXIT_OK)
+}
+
+/// Builds the configuration from the command line (validated; nothing written).
+fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
+    let base = args.base.clone().unwrap_or_else(|| "default".into());
+    let (base_config, base_hash) = resolve_base(&base)?;
+    let params = match (&args.params_file, &args.params) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read parameter file {}", path.display()))?;
+            parse_param_file(&text, &path.display().to_string())?
+        }
+        (None, Some(list)) => params_from_names(list, &base_config.params)?,
+        (None, None) => bail!("give --params-file FILE or --params name,name"),
+    };
+    let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
+    if iterations == 0 {
+        bail!("--iterations must be at least 1");
+    }
+    let pairs_per_iteration = args.pairs_per_iteration.unwrap_or(1);
+    if pairs_per_iteration == 0 {
+        bail!("--pairs-per-iteration must be at least 1");
+    }
+    let limit = args.run.limit(Some(DEFAULT_NODES))?;
+    let (openings, positions) = args.run.opening_source()?;
+    if let (OpeningSource::File { path, .. }, Some(0)) = (&openings, positions) {
+        bail!("opening file {} holds no position", path.display());
+    }
+    let (rules, move_limit, ply_cap) = args.run.game_rules()?;
+    let gains = Gains::new(iterations);
+    Ok(SpsaConfig {
+        command: "tune spsa".into(),
+        seed: args.run.seed.unwrap_or(DEFAULT_SEED),
+        iterations,
+        pairs_per_iteration,
+        lag: args.lag.unwrap_or(0),
+        base,
+        base_hash,
+        rules,
+        move_limit,
+        ply_cap,
+        big_a: gains.big_a,
+        alpha: gains.alpha,
+        gamma: gains.gamma,
+        limit,
+        openings,
+        params,
+    })
+}
+
+/// The shared play flags that SPSA does not use: it plays node- or depth-limited game pairs,
+/// every pair, without adjudication.
+fn reject_unsupported(run: &RunArgs) -> anyhow::Result<()> {
+    let given = [
+        ("--movetime", run.movetime.is_some()),
+        ("--tc", run.tc.is_some()),
+        ("--resign-score", run.resign_score.is_some()),
+        ("--draw-score", run.draw_score.is_some()),
+        ("--shard", run.shard.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
+        bail!("tune spsa does not take {flag}: it plays node- or depth-limited game pairs without adjudication");
+    }
+    Ok(())
+}

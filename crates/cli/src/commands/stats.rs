@@ -1,0 +1,130 @@
+//! `chuhan stats`: Elo, nElo, LOS and draw ratio of given counts, and with bounds the SPRT
+//! log-likelihood ratio and verdict. Other tools call it; its output keys are an interface.
+
+use crate::args::StatsArgs;
+use crate::EXIT_OK;
+use anyhow::{bail, Context};
+use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, SprtModel, Trinomial, Verdict};
+
+/// Parses `--model`.
+pub fn parse_model(text: &str) -> anyhow::Result<SprtModel> {
+    chuhan_arena::play::results::parse_model(text.trim())
+        .map_err(|_| anyhow::anyhow!("--model '{}': expected normalized or logistic", text.trim()))
+}
+
+/// The verdict as printed: `H0`, `H1` or `continue`.
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::AcceptH0 => "H0",
+        Verdict::AcceptH1 => "H1",
+        Verdict::Continue => "continue",
+    }
+}
+
+/// Counts given on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    /// `L,D,W`.
+    Trinomial(Trinomial),
+    /// `LL,LD,DD_WL,WD,WW`.
+    Pentanomial(Pentanomial),
+}
+
+/// Parses `--counts`: 3 numbers (games) or 5 (pairs), comma separated.
+pub fn parse_counts(text: &str) -> anyhow::Result<Counts> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let mut nums = Vec::with_capacity(parts.len());
+    for (i, p) in parts.iter().enumerate() {
+        let n: u64 = p.parse().with_context(|| {
+            format!(
+                "--counts '{text}': count {} ('{p}') is not a whole number 0 or more",
+                i + 1
+            )
+        })?;
+        nums.push(n);
+    }
+    let counts = match *nums.as_slice() {
+        [l, d, w] => Counts::Trinomial(Trinomial::new(l, d, w)),
+        [a, b, c, d, e] => Counts::Pentanomial(Pentanomial::from_counts([a, b, c, d, e])),
+        _ => bail!(
+            "--counts '{text}' has {} numbers; give 3 (L,D,W games) or 5 (LL,LD,DD_WL,WD,WW pairs)",
+            nums.len()
+        ),
+    };
+    if nums.iter().all(|&n| n == 0) {
+        bail!("--counts '{text}': all counts are zero; there is nothing to estimate");
+    }
+    Ok(counts)
+}
+
+/// Runs the command.
+pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
+    let counts = parse_counts(&args.counts)?;
+    let model = parse_model(&args.model)?;
+    let sprt = match (args.elo0, args.elo1) {
+        (Some(e0), Some(e1)) => {
+            Some(Sprt::new(e0, e1, args.alpha, args.beta, model).map_err(anyhow::Error::msg)?)
+        }
+        _ => None,
+    };
+    let (estimate, llr) = match &counts {
+        Counts::Trinomial(t) => (
+            Estimate::from_trinomial(t),
+            sprt.as_ref().map(|s| s.llr_trinomial(t)),
+        ),
+        Counts::Pentanomial(p) => (
+            Estimate::from_pentanomial(p),
+            sprt.as_ref().map(|s| s.llr_pentanomial(p)),
+        ),
+    };
+    let estimate = estimate.context("no games in --counts")?;
+    let llr = match llr {
+        Some(None) => bail!("the SPRT bounds are beyond any reachable score; no LLR exists"),
+        Some(Some(v)) => Some(v),
+        None => None,
+    };
+    if args.json {
+        let mut obj = serde_json::json!({
+            "elo": estimate.elo,
+            "elo_ci95": estimate.elo_ci95,
+            "nelo": estimate.nelo,
+            "nelo_ci95": estimate.nelo_ci95,
+            "los": estimate.los,
+            "draw_ratio": estimate.draw_ratio,
+            "games": estimate.games,
+        });
+        if let (Some(s), Some(l)) = (&sprt, llr) {
+            obj["llr"] = l.into();
+            obj["lower"] = s.lower_bound().into();
+            obj["upper"] = s.upper_bound().into();
+            obj["verdict"] = verdict_name(s.verdict(l)).into();
+        }
+        println!("{obj}");
+        return Ok(EXIT_OK);
+    }
+    println!("games:      {}", estimate.games);
+    println!(
+        "Elo:        {:.2} ± {:.2} (95%)",
+        estimate.elo, estimate.elo_ci95
+    );
+    println!(
+        "nElo:       {:.2} ± {:.2} (95%)",
+        estimate.nelo, estimate.nelo_ci95
+    );
+    println!("LOS:        {:.2}%", 100.0 * estimate.los);
+    match estimate.draw_ratio {
+        Some(d) => println!("draw ratio: {:.2}%", 100.0 * d),
+        None => {
+            println!("draw ratio: unknown (pair counts do not say how many pairs were two draws)")
+        }
+    }
+    if let (Some(s), Some(l)) = (&sprt, llr) {
+        println!(
+            "LLR:        {l:.4} (lower {:.4}, upper {:.4})",
+            s.lower_bound(),
+            s.upper_bound()
+        );
+        println!("verdict:    {}", verdict_name(s.verdict(l)));
+    }
+    Ok(EXIT_OK)
+}

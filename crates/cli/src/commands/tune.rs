@@ -1,0 +1,135 @@
+//! `chuhan tune texel` (load labelled positions, fit K, tune, write the results folder) and the
+//! dispatch to `chuhan tune spsa` ([`super::spsa`]).
+
+use crate::args::{TexelArgs, TuneCommand};
+use crate::EXIT_OK;
+use anyhow::{bail, Context};
+use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
+use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
+use chuhan_arena::play::config::{builtin_levels, load_engine_config};
+use chuhan_arena::report::ProgressReporter;
+use chuhan_engine::EngineConfig;
+use std::time::Instant;
+
+/// Runs a `chuhan tune` method.
+pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
+    match command {
+        TuneCommand::Texel(args) => run_texel(args),
+        TuneCommand::Spsa(args) => super::spsa::run(args),
+    }
+}
+
+/// Checks the numeric arguments before any work.
+fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
+    if args.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    if args.epochs == 0 {
+        bail!("--epochs must be at least 1");
+    }
+    if !(0.0..1.0).contains(&args.validation) {
+        bail!(
+            "--validation {} must be at least 0 and below 1",
+            args.validation
+        );
+    }
+    if let Some(k) = args.k {
+        if !(k.is_finite() && k > 0.0) {
+            bail!("--k {k} must be a positive number");
+        }
+    }
+    let lr = args
+        .lr
+        .unwrap_or_else(|| args.optimizer.default_learning_rate());
+    if !(lr.is_finite() && lr > 0.0) {
+        bail!("--lr {lr} must be a positive number");
+    }
+    Ok(lr)
+}
+
+/// `chuhan tune texel`: exit 0 when the results are written, 2 on unusable input.
+fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
+    let lr = check_args(args)?;
+    let tuned = select_params(&args.params, true).context("--params")?;
+    let base: EngineConfig = match &args.base {
+        Some(path) => load_engine_config(path, &builtin_levels())?,
+        None => EngineConfig {
+            name: "default".into(),
+            ..EngineConfig::default()
+        },
+    };
+    if chuhan_engine::eval::EvalTables::new(&base.params).has_optional_terms() {
+        eprintln!(
+            "chuhan: warning: the base config switches on optional evaluation terms; \
+             Texel tunes the linear part only and ignores them"
+        );
+    }
+    let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;
+    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let started = Instant::now();
+
+    let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
+        let positions = texel::read_data(&args.data)?;
+        let split = texel::split(&positions, args.validation, args.seed);
+        let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
+        Ok((positions, split, problem))
+    })?;
+    let games = positions
+        .iter()
+        .map(|p| p.game)
+        .collect::<std::collections::BTreeSet<u32>>()
+        .len();
+    drop(positions);
+    eprintln!(
+        "loaded {} positions from {} games: {} train, {} validation ({:.1} s)",
+        split.train.len() + split.validation.len(),
+        games,
+        split.train.len(),
+        split.validation.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let settings = TexelSettings {
+        epochs: args.epochs,
+        learning_rate: lr,
+        optimizer: args.optimizer,
+        k: args.k,
+    };
+    let mut reporter = ProgressReporter::new(args.progress.audience());
+    let outcome = pool.install(|| {
+        texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
+    });
+
+    let (commit, dirty) = chuhan_arena::play::results::git_state();
+    let header = vec![
+        format!(
+            "chuhan {} (git {commit}, dirty {dirty})",
+            env!("CARGO_PKG_VERSION")
+        ),
+        format!("data: {}", args.data.display()),
+        format!(
+            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
+            split.train.len() + split.validation.len(),
+            split.train.len(),
+            split.validation.len(),
+            args.seed,
+            args.validation
+        ),
+        format!("params: {} ({} tuned)", args.params.join(","), problem.tuned.len()),
+        format!(
+            "base: {}",
+            args.base
+                .as_ref()
+                .map_or_else(|| "engine defaults".to_string(), |p| p.display().to_string())
+        ),
+        format!(
+            "optimizer: {}, lr {lr}, {} epochs",
+            settings.optimizer, settings.epochs
+        ),
+    ];
+    texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
+    print!("{}", texel::summary_text(&header, &problem, &outcome, 20));
+    println!("seconds: {:.1}", started.elapsed().as_secs_f64());
+    println!("written: {}", out.display());
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,48 @@
+//! The `chuhan` binary: the command line of the Chuhan engine and harness. It owns the argument
+//! structs ([`args`]), one module per command ([`commands`]), the dispatch and the exit codes;
+//! the work itself is done by the `chuhan-engine` and `chuhan-arena` libraries, which know
+//! nothing of this crate.
+
+use clap::Parser;
+use std::process::ExitCode;
+
+mod args;
+mod commands;
+
+/// Exit code for success.
+pub const EXIT_OK: u8 = 0;
+/// Exit code for a failed check (a perft mismatch, an SPRT that accepted H0 is *not* a failure).
+pub const EXIT_FAIL: u8 = 1;
+/// Exit code for unusable input (bad FEN, missing file, malformed config).
+pub const EXIT_USAGE: u8 = 2;
+
+/// Runs one parsed command line and returns the process exit code.
+fn run(cli: args::Cli) -> anyhow::Result<u8> {
+    use args::Command;
+    match cli.command {
+        Command::Perft(args) => commands::perft::run(&args),
+        Command::Match(args) => commands::matches::run(&args),
+        Command::Stats(args) => commands::stats::run(&args),
+        Command::Sprt(args) => commands::sprt::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
+        Command::Judge(args) => commands::judge::run(&args),
+        Command::Ladder(args) => commands::ladder::run(&args),
+        Command::Datagen(args) => commands::datagen::run(&args),
+        Command::Calibrate(args) => commands::calibrate::run(&args),
+        Command::Uci => commands::uci::run(),
+        Command::Params => commands::params::run(),
+        Command::Notation(args) => commands::notation::run(&args),
+        Command::Tune(command) => commands::tune::run(&command),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("chuhan: error: {err:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

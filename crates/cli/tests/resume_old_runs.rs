@@ -1,0 +1,90 @@
+//! Run folders written by an earlier version still resume: `tests/data/runs/` holds a match, an
+//! SPRT and an SPSA run made by the `chuhan` of commit 0d3d22b (before the arena was layered),
+//! each cut short with a truncated last line, as an interrupted run leaves it. Resuming them
+//! must finish the run with exactly the games (and SPSA trajectory) that version played.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/runs")
+        .join(name)
+}
+
+/// A scratch copy of the fixture folder `name` (the fixture itself stays untouched).
+fn copy_of(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("old-run-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(data(name)).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// games.csv rows sorted by game index, without the `seconds` column (wall time).
+fn games_without_time(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let seconds = header.iter().position(|h| h == "seconds").unwrap();
+    let game = header.iter().position(|h| h == "game").unwrap();
+    let mut rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| {
+            r.unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != seconds)
+                .map(|(_, v)| v.to_string())
+                .collect()
+        })
+        .collect();
+    let game = if game > seconds { game - 1 } else { game };
+    rows.sort_by_key(|r| r[game].parse::<u64>().unwrap());
+    rows
+}
+
+fn resumes_with_the_old_games(command: &[&str], name: &str) {
+    let dir = copy_of(name);
+    let mut args = command.to_vec();
+    args.extend(["--resume", dir.to_str().unwrap(), "--quiet"]);
+    let (code, out, err) = common::chuhan(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let expected = games_without_time(&data(&format!("{name}.expected.csv")));
+    let got = games_without_time(&dir.join("games.csv"));
+    assert_eq!(got.len(), expected.len(), "{out}");
+    assert_eq!(got, expected, "the resumed run played other games");
+    assert!(dir.join("summary.csv").exists());
+}
+
+#[test]
+fn an_old_match_folder_resumes_with_the_same_games() {
+    resumes_with_the_old_games(&["match"], "match");
+}
+
+#[test]
+fn an_old_sprt_folder_resumes_with_the_same_games() {
+    resumes_with_the_old_games(&["sprt"], "sprt");
+}
+
+#[test]
+fn an_old_spsa_folder_resumes_with_the_same_trajectory() {
+    let dir = copy_of("spsa");
+    let (code, out, err) = common::chuhan(&[
+        "tune",
+        "spsa",
+        "--resume",
+        dir.to_str().unwrap(),
+        "--quiet",
+        "--concurrency",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let expected = std::fs::read_to_string(data("spsa.expected.csv")).unwrap();
+    let got = std::fs::read_to_string(dir.join("spsa.csv")).unwrap();
+    assert_eq!(got, expected, "the resumed run took another trajectory");
+    assert!(dir.join("tuned.toml").exists() && dir.join("spsa.svg").exists());
+}

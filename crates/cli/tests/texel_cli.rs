@@ -1,0 +1,330 @@
+//! `chuhan tune texel` as a user runs it: the results folder, reproducibility across thread
+//! counts, and exit code 2 with a precise message for unusable input.
+
+mod common;
+
+use chuhan_arena::play::config::{builtin_levels, load_engine_config};
+use chuhan_engine::eval::EvalTables;
+use chuhan_engine::{Color, Params, Position};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("chuhan-texel-cli-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Seeded random games written as datagen does: `FEN;result;ply;eval` lines labelled with the
+/// game's result (decided by the material left at the end), then a `#game` marker.
+fn data_text(games: usize, seed: u64) -> String {
+    let tables = EvalTables::new(&Params::default());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut text = String::from("# texel test data\n");
+    for game in 0..games {
+        let mut pos = Position::startpos();
+        let mut lines = Vec::new();
+        for ply in 1..=60u32 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves.as_slice()[rng.gen_range(0..moves.len())]);
+            if ply > 6 {
+                lines.push(format!("{};{ply};{}", pos.to_fen(), tables.evaluate(&pos)));
+            }
+        }
+        let stm = tables.evaluate(&pos);
+        let red = if pos.side_to_move() == Color::Red {
+            stm
+        } else {
+            -stm
+        };
+        let result = match red {
+            r if r > 150 => "1",
+            r if r < -150 => "0",
+            _ => "0.5",
+        };
+        let count = lines.len();
+        for l in lines {
+            let (fen, rest) = l.split_once(';').unwrap();
+            text.push_str(&format!("{fen};{result};{rest}\n"));
+        }
+        text.push_str(&format!("#game {game} {result} {count}\n"));
+    }
+    text
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn a_small_run_writes_the_results_folder_reproducibly() {
+    let dir = temp_dir("run");
+    let data = write(&dir, "data.txt", &data_text(30, 1));
+    let out = dir.join("out");
+    let args = |threads: &str| {
+        vec![
+            "tune".to_string(),
+            "texel".into(),
+            "--data".into(),
+            data.display().to_string(),
+            "--epochs".into(),
+            "5".into(),
+            "--seed".into(),
+            "3".into(),
+            "--threads".into(),
+            threads.into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let run = |extra: &[&str], threads: &str| {
+        let mut a = args(threads);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        chuhan(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (code, stdout, stderr) = run(&[], "1");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("K: ") && stdout.contains("final loss: train"),
+        "{stdout}"
+    );
+    // Without a terminal the progress is a plain line per epoch.
+    assert_eq!(stderr.matches("epoch ").count(), 5, "{stderr}");
+
+    let config = load_engine_config(&out.join("tuned.toml"), &builtin_levels()).unwrap();
+    assert_eq!(config.name, "texel");
+    assert_ne!(
+        config.params,
+        Params::default(),
+        "five epochs move something"
+    );
+
+    let csv = std::fs::read_to_string(out.join("texel.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "epoch,train_loss,validation_loss");
+    assert_eq!(rows.len(), 6, "{csv}");
+    for (i, row) in rows[1..].iter().enumerate() {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[0], (i + 1).to_string());
+        assert!(f[1].parse::<f64>().unwrap() > 0.0);
+        assert!(f[2].parse::<f64>().unwrap() > 0.0);
+    }
+    let svg = std::fs::read_to_string(out.join("texel.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("validation"), "svg");
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(
+        summary.contains("K: ") && summary.contains("largest changes"),
+        "{summary}"
+    );
+
+    // The folder is not overwritten silently.
+    let (code, _, stderr) = run(&[], "1");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--force"), "{stderr}");
+
+    // With --force and two threads: the same files.
+    let toml = std::fs::read_to_string(out.join("tuned.toml")).unwrap();
+    let (code, _, stderr) = run(&["--force"], "2");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("tuned.toml")).unwrap(),
+        toml
+    );
+    assert_eq!(std::fs::read_to_string(out.join("texel.csv")).unwrap(), csv);
+}
+
+#[test]
+fn a_base_config_is_the_starting_point_and_is_kept() {
+    let dir = temp_dir("base");
+    let data = write(&dir, "data.txt", &data_text(10, 2));
+    let base = write(
+        &dir,
+        "base.toml",
+        "name = \"mine\"\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\nsearch.contempt = 50\n",
+    );
+    let out = dir.join("out");
+    let (code, _, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        data.to_str().unwrap(),
+        "--params",
+        "material.cannon,eval.tempo",
+        "--epochs",
+        "3",
+        "--lr",
+        "2",
+        "--base",
+        base.to_str().unwrap(),
+        "--validation",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let config = load_engine_config(&out.join("tuned.toml"), &builtin_levels()).unwrap();
+    assert_eq!(config.params.value("material.horse"), Ok(440));
+    assert_eq!(config.params.value("search.contempt"), Ok(50));
+    assert!(!config.options.lmr);
+    let cannon = config.params.value("material.cannon").unwrap();
+    assert!(
+        (444..=456).contains(&cannon),
+        "3 steps of 2 from 450: {cannon}"
+    );
+}
+
+#[test]
+fn unusable_input_exits_2_and_says_where() {
+    let dir = temp_dir("bad");
+    let good = data_text(2, 3);
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.insert(
+        4,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w;1;0",
+    );
+    let bad = write(&dir, "bad.txt", &(lines.join("\n") + "\n"));
+    let out = dir.join("out");
+    let (code, _, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("bad.txt") && stderr.contains("line 5"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing written on failure");
+
+    let data = write(&dir, "data.txt", &good);
+    let run = |params: &str| {
+        chuhan(&[
+            "tune",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--params",
+            params,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, _, stderr) = run("material,queen");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("'queen'"), "{stderr}");
+    let (code, _, stderr) = run("search.contempt");
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("search.contempt") && stderr.contains("not linear"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        dir.join("missing.txt").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.txt"), "{stderr}");
+}
+
+#[test]
+fn datagen_output_is_tuned_end_to_end() {
+    let dir = temp_dir("datagen");
+    let data = dir.join("data.txt");
+    let (code, _, stderr) = chuhan(&[
+        "datagen",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "120",
+        "--concurrency",
+        "1",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let positions = text.lines().filter(|l| !l.starts_with('#')).count();
+    let games = text.lines().filter(|l| l.starts_with("#game")).count();
+    let with_positions = text
+        .lines()
+        .filter(|l| l.starts_with("#game") && !l.ends_with(" 0"))
+        .count();
+    assert_eq!(games, 6);
+    let out = dir.join("out");
+    let (code, stdout, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        data.to_str().unwrap(),
+        "--epochs",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "positions: {positions} from {with_positions} games"
+        )),
+        "{stdout}"
+    );
+    load_engine_config(&out.join("tuned.toml"), &builtin_levels()).unwrap();
+}
+
+#[test]
+fn datagen_resume_takes_the_file_and_finishes_it_as_one_run_would() {
+    let dir = temp_dir("datagen-resume");
+    let datagen = |games: &str, flag: &str, file: &Path| {
+        let (code, _, stderr) = chuhan(&[
+            "datagen",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--max-plies",
+            "80",
+            "--concurrency",
+            "2",
+            "--quiet",
+            flag,
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.is_empty(), "--quiet prints no progress: {stderr}");
+    };
+    let whole = dir.join("whole.txt");
+    let parts = dir.join("parts.txt");
+    datagen("4", "--out", &whole);
+    datagen("2", "--out", &parts);
+    // A torn last line, as an interrupted run leaves it: cut away on resume.
+    let mut text = std::fs::read_to_string(&parts).unwrap();
+    text.push_str("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1");
+    std::fs::write(&parts, text).unwrap();
+    datagen("4", "--resume", &parts);
+    assert_eq!(
+        std::fs::read_to_string(&parts).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    // Writing over a non-empty file needs --resume, and the error says so.
+    let (code, _, stderr) = chuhan(&["datagen", "--games", "1", "--out", whole.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--resume"), "{stderr}");
+}
