@@ -5,6 +5,7 @@ use crate::level::Level;
 use crate::params::Params;
 use crate::search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
 use crate::xiangqi::position::Position;
+use crate::xiangqi::rules::{judge_for, RuleSet};
 use crate::xiangqi::types::Move;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -61,9 +62,8 @@ impl Engine {
     }
 
     /// Sets the repetition rules the search judges cycles by (default: Asian).
-    pub fn set_rules(&mut self, rules: crate::xiangqi::rules::RuleSet) {
-        self.searcher
-            .set_repetition_judge(crate::search::judge_for(rules));
+    pub fn set_rules(&mut self, rules: RuleSet) {
+        self.searcher.set_repetition_judge(judge_for(rules));
     }
 
     /// Starts a new game: clears the TT and history, reseeds the random stream.

@@ -26,15 +26,16 @@ pub use level::Level;
 pub use params::{ParamDef, ParamError, Params};
 pub use perft::{divide, parse_suite, perft, SuiteEntry, SuiteError};
 pub use search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
-pub use xiangqi::fen::{FenError, Setup, START_FEN};
+pub use xiangqi::fen::{FenError, START_FEN};
 pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
 pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};
 pub use xiangqi::notation::{Notation, NotationError};
 pub use xiangqi::pgn::{read_pgn, write_pgn, GameRecord, PgnError, PgnErrorKind};
-pub use xiangqi::position::{Position, StateInfo};
+pub use xiangqi::position::{FromFenError, Position, StateInfo};
 pub use xiangqi::rules::{
     cycle_outcome, Game, GameConfig, GameResult, IllegalMove, RepetitionOutcome, RuleSet,
     Termination, UnknownRuleSet, UnknownTermination, Verdict,
 };
+pub use xiangqi::setup::{PositionError, Setup};
 pub use xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};
 pub use xiangqi::{notation, pgn};

@@ -2,7 +2,7 @@
 //! of each list delivers the verdict (for repetitions: makes the third occurrence); no move
 //! before it may end the game.
 
-use chuhan_engine::search::{check_only_cycle, CycleVerdict};
+use chuhan_engine::xiangqi::rules::{check_only_cycle, CycleVerdict};
 use chuhan_engine::{
     cycle_outcome, Color, Game, GameConfig, GameResult, Move, Position, RepetitionOutcome, RuleSet,
     Termination, Verdict,

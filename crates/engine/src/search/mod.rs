@@ -10,6 +10,9 @@ use crate::eval::EvalTables;
 use crate::params::{self, Params};
 use crate::xiangqi::movegen::{GenKind, MoveList};
 use crate::xiangqi::position::Position;
+pub use crate::xiangqi::rules::{
+    asian_cycle, check_only_cycle, judge_for, CycleVerdict, RepetitionJudge,
+};
 use crate::xiangqi::types::{Color, Move, PieceKind, SQUARE_COUNT};
 pub use limits::Limits;
 use std::time::{Duration, Instant};
@@ -137,72 +140,6 @@ impl Tunables {
             lmr,
         }
     }
-}
-
-/// Judges a repetition inside the search tree: who, if anyone, the most recent cycle condemns,
-/// or `None` when the position does not repeat.
-pub type RepetitionJudge = fn(&mut Position) -> Option<CycleVerdict>;
-
-fn verdict_of(outcome: crate::xiangqi::rules::RepetitionOutcome) -> CycleVerdict {
-    match outcome {
-        crate::xiangqi::rules::RepetitionOutcome::Draw => CycleVerdict::Draw,
-        crate::xiangqi::rules::RepetitionOutcome::Loses(c, _) => CycleVerdict::Loses(c),
-    }
-}
-
-/// Tree repetition under Asian rules: perpetual check, then perpetual chase, loses.
-pub fn asian_cycle(pos: &mut Position) -> Option<CycleVerdict> {
-    crate::xiangqi::rules::cycle_outcome(pos, crate::xiangqi::rules::RuleSet::Asian).map(verdict_of)
-}
-
-/// The tree judge for a rule set.
-pub fn judge_for(rules: crate::xiangqi::rules::RuleSet) -> RepetitionJudge {
-    if rules.forbids_perpetual_chase() {
-        asian_cycle
-    } else {
-        check_only_cycle
-    }
-}
-
-/// Who, if anyone, a repetition cycle condemns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CycleVerdict {
-    /// Neither side forfeits: a draw.
-    Draw,
-    /// This side loses (perpetual check or chase).
-    Loses(Color),
-}
-
-/// Tree repetition by the perpetual-check rule only: the current key recurring within the
-/// plies since the last capture or null move; a side that checked with every move of the
-/// cycle (while the other did not) loses.
-pub fn check_only_cycle(pos: &mut Position) -> Option<CycleVerdict> {
-    let hist = pos.history();
-    let len = hist.len();
-    let window = (pos.quiet_plies() as usize).min(len);
-    let key = pos.key();
-    let mut d = 4;
-    while d <= window {
-        if hist[len - d].key_before == key {
-            let mover = pos.side_to_move();
-            let mut mover_all = true;
-            let mut other_all = true;
-            for (i, st) in hist[len - d..].iter().enumerate() {
-                if i % 2 == 0 {
-                    mover_all &= st.gave_check;
-                } else {
-                    other_all &= st.gave_check;
-                }
-            }
-            return Some(match (mover_all, other_all) {
-                (true, false) => CycleVerdict::Loses(mover),
-                (false, true) => CycleVerdict::Loses(mover.flip()),
-                _ => CycleVerdict::Draw,
-            });
-        }
-        d += 2;
-    }
-    None
 }
 
 /// The searcher: owns the transposition table, history and killers across searches.

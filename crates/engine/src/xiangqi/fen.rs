@@ -1,15 +1,17 @@
-//! FEN: parse text into an unvalidated [`Setup`], validate it into a [`Position`], and write
-//! it back. Every rejection names the problem; nothing here panics on any input.
+//! FEN text: read it into a [`Setup`] and write a setup back. [`FenError`] says why text is
+//! not FEN; whether the setup is a legal position is [`super::setup::PositionError`]'s
+//! business. Nothing here panics on any input.
 
-use super::position::Position;
-use super::tables::in_own_palace;
+use super::setup::Setup;
 use super::types::{Color, Piece, PieceKind, Square, SQUARE_COUNT};
+use std::fmt;
+use std::str::FromStr;
 use thiserror::Error;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// Why a FEN was rejected.
+/// Why text is not FEN. Every variant says where in the text the problem is.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum FenError {
     /// The text is empty.
@@ -32,7 +34,7 @@ pub enum FenError {
         files: usize,
     },
     /// A character that is neither a piece letter nor a digit 1–9.
-    #[error("unknown character '{ch}' in row {row} (rank {rank})")]
+    #[error("unknown character '{ch}' in row {row} (rank {rank}), character {column} of the FEN")]
     UnknownChar {
         /// The character.
         ch: char,
@@ -40,9 +42,11 @@ pub enum FenError {
         row: usize,
         /// The rank that row describes.
         rank: u8,
+        /// 1-based character position in the whole text.
+        column: usize,
     },
     /// The side-to-move field is not `w` or `b`.
-    #[error("side to move '{0}' is not 'w' (Red) or 'b' (Black)")]
+    #[error("side to move '{0}' (field 2) is not 'w' (Red) or 'b' (Black)")]
     Side(String),
     /// Fields 3 or 4 are not `-`.
     #[error("field {field} is '{value}'; xiangqi FEN has '-' there")]
@@ -64,54 +68,11 @@ pub enum FenError {
         /// Range text, e.g. " >= 1".
         range: &'static str,
     },
-    /// A side has no general.
-    #[error("{0:?} has no general")]
-    MissingGeneral(Color),
-    /// A side has more pieces of one kind than a set holds.
-    #[error("{color:?} has {count} {kind:?}s; a set has {max}")]
-    TooMany {
-        /// The side.
-        color: Color,
-        /// The kind.
-        kind: PieceKind,
-        /// How many were found.
-        count: u8,
-        /// How many a set holds.
-        max: u8,
-    },
-    /// A piece stands where it can never be.
-    #[error("{color:?} {kind:?} on {square} is a point it can never reach")]
-    Unreachable {
-        /// The side.
-        color: Color,
-        /// The kind.
-        kind: PieceKind,
-        /// The point.
-        square: Square,
-    },
-    /// The generals face each other on an open file.
-    #[error("the generals face each other on an open file")]
-    GeneralsFacing,
-    /// The side that has just moved is in check.
-    #[error("the side not to move ({0:?}) is in check")]
-    OpponentInCheck(Color),
-}
-
-/// A parsed but unvalidated position: what the FEN says, before any rule is checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// Pieces by point.
-    pub board: [Piece; SQUARE_COUNT],
-    /// Side to move.
-    pub side: Color,
-    /// Plies since the last capture.
-    pub quiet_plies: u16,
-    /// Move number.
-    pub fullmove: u16,
 }
 
 impl Setup {
-    /// Parses FEN text. Accepts `B`/`E` for elephants and `N`/`H` for horses, 2, 4 or 6 fields.
+    /// Reads FEN text. Accepts `B`/`E` for elephants and `N`/`H` for horses, 2, 4 or 6 fields
+    /// (missing counters read as 0 and 1). No rule is checked.
     pub fn parse(fen: &str) -> Result<Setup, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
@@ -124,11 +85,14 @@ impl Setup {
         if rows.len() != 10 {
             return Err(FenError::RowCount(rows.len()));
         }
+        // Characters before the board field, for error positions.
+        let lead = fen.chars().take_while(|c| c.is_whitespace()).count();
+        let mut row_start = lead;
         let mut board = [Piece::EMPTY; SQUARE_COUNT];
         for (i, row) in rows.iter().enumerate() {
             let rank = 9 - i as u8;
             let mut file = 0usize;
-            for ch in row.chars() {
+            for (offset, ch) in row.chars().enumerate() {
                 if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
                     file += d as usize;
                 } else {
@@ -138,6 +102,7 @@ impl Setup {
                             ch,
                             row: i + 1,
                             rank,
+                            column: row_start + offset + 1,
                         })?;
                     let color = if ch.is_ascii_uppercase() {
                         Color::Red
@@ -160,6 +125,8 @@ impl Setup {
                     files: file,
                 });
             }
+            // The row and its '/'.
+            row_start += row.chars().count() + 1;
         }
         let side = match fields[1] {
             "w" => Color::Red,
@@ -204,94 +171,29 @@ impl Setup {
         })
     }
 
-    /// Checks every rule a real position obeys and builds the [`Position`].
-    pub fn validate(self) -> Result<Position, FenError> {
-        let mut counts = [[0u8; 8]; 2];
-        for (s, p) in self.board.iter().enumerate() {
-            let Some(kind) = p.kind() else { continue };
-            let color = p.color();
-            counts[color.index()][kind as usize] += 1;
-            let square = Square(s as u8);
-            if !reachable(color, kind, square) {
-                return Err(FenError::Unreachable {
-                    color,
-                    kind,
-                    square,
-                });
-            }
-        }
-        for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                let count = counts[color.index()][kind as usize];
-                if count > kind.max_count() {
-                    return Err(FenError::TooMany {
-                        color,
-                        kind,
-                        count,
-                        max: kind.max_count(),
-                    });
-                }
-            }
-            if counts[color.index()][PieceKind::General as usize] == 0 {
-                return Err(FenError::MissingGeneral(color));
-            }
-        }
-        let pos = Position::from_parts(self.board, self.side, self.quiet_plies, self.fullmove);
-        let red = pos.general(Color::Red);
-        let black = pos.general(Color::Black);
-        if red.file() == black.file() {
-            let file = red.file();
-            let open = (red.rank() + 1..black.rank())
-                .all(|r| pos.piece_at(Square::new(file, r)).is_empty());
-            if open {
-                return Err(FenError::GeneralsFacing);
-            }
-        }
-        let other = self.side.flip();
-        if pos.general_attacked(other) {
-            return Err(FenError::OpponentInCheck(other));
-        }
-        Ok(pos)
-    }
-}
-
-/// Whether a piece of this colour and kind can ever stand on `square`.
-pub fn reachable(color: Color, kind: PieceKind, square: Square) -> bool {
-    let (file, rank) = (square.file(), square.rank());
-    // Ranks as seen from the piece's own side (0 = its back rank).
-    let own_rank = match color {
-        Color::Red => rank,
-        Color::Black => 9 - rank,
-    };
-    match kind {
-        PieceKind::General => in_own_palace(color, file, rank),
-        PieceKind::Advisor => in_own_palace(color, file, rank) && (file == 4) == (own_rank == 1),
-        PieceKind::Elephant => matches!(
-            (file, own_rank),
-            (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
-        ),
-        PieceKind::Soldier => match own_rank {
-            0..=2 => false,
-            3 | 4 => file % 2 == 0,
-            _ => true,
-        },
-        PieceKind::Horse | PieceKind::Chariot | PieceKind::Cannon => true,
-    }
-}
-
-impl Position {
-    /// Parses and validates a FEN.
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Setup::parse(fen)?.validate()
-    }
-
-    /// Writes the position as FEN (6 fields, `w`/`b` for the side to move).
+    /// Writes FEN (6 fields, `w`/`b` for the side to move).
     pub fn to_fen(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl FromStr for Setup {
+    type Err = FenError;
+
+    /// Same as [`Setup::parse`].
+    fn from_str(s: &str) -> Result<Setup, FenError> {
+        Setup::parse(s)
+    }
+}
+
+impl fmt::Display for Setup {
+    /// The FEN text (6 fields).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::with_capacity(90);
         for rank in (0..10u8).rev() {
             let mut empty = 0;
             for file in 0..9u8 {
-                let p = self.piece_at(Square::new(file, rank));
+                let p = self.board[Square::new(file, rank).index()];
                 if p.is_empty() {
                     empty += 1;
                 } else {
@@ -309,12 +211,143 @@ impl Position {
                 s.push('/');
             }
         }
-        format!(
+        write!(
+            f,
             "{} {} - - {} {}",
             s,
-            self.side_to_move().fen_char(),
-            self.quiet_plies(),
-            self.fullmove()
+            self.side.fen_char(),
+            self.quiet_plies,
+            self.fullmove
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::xiangqi::position::{FromFenError, Position};
+
+    #[test]
+    fn errors_say_where() {
+        let e = Setup::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            FenError::UnknownChar {
+                ch: 'Q',
+                row: 8,
+                rank: 2,
+                column: 46,
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "unknown character 'Q' in row 8 (rank 2), character 46 of the FEN"
+        );
+        // Leading blanks count.
+        let e = Setup::parse("  x8/9/9/9/9/9/9/9/9/9 w").unwrap_err();
+        assert!(
+            matches!(e, FenError::UnknownChar { column: 3, .. }),
+            "{e:?}"
+        );
+        assert_eq!(
+            Setup::parse("9/9/9/9/9/9/9/9/9/9 r")
+                .unwrap_err()
+                .to_string(),
+            "side to move 'r' (field 2) is not 'w' (Red) or 'b' (Black)"
+        );
+        assert_eq!(
+            Setup::parse("9/9 w").unwrap_err().to_string(),
+            "board has 2 rows separated by '/'; expected 10"
+        );
+    }
+
+    #[test]
+    fn short_forms_default_the_counters() {
+        let two = Setup::parse("4k4/9/9/9/9/9/9/9/9/3K5 b").unwrap();
+        let four = Setup::parse("4k4/9/9/9/9/9/9/9/9/3K5 b - -").unwrap();
+        assert_eq!(two, four);
+        assert_eq!((two.quiet_plies, two.fullmove), (0, 1));
+        assert_eq!(two.to_fen(), "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1");
+        assert_eq!(two.to_fen().parse::<Setup>(), Ok(two));
+    }
+
+    #[test]
+    fn syntax_is_checked_but_rules_are_not() {
+        // No generals at all is well-formed FEN.
+        assert!(Setup::parse("9/9/9/9/9/9/9/9/9/9 w - - 0 1").is_ok());
+    }
+
+    /// The text is refused as FEN, by `Setup::parse` and so by `Position::from_fen`, with a
+    /// message that mentions `needle`.
+    fn rejected(fen: &str, needle: &str) {
+        match Setup::parse(fen) {
+            Ok(_) => panic!("accepted {fen}"),
+            Err(e) => assert!(
+                e.to_string().contains(needle),
+                "{fen}: message '{e}' does not mention '{needle}'"
+            ),
+        }
+        match Position::from_fen(fen) {
+            Err(FromFenError::Syntax(e)) => assert!(e.to_string().contains(needle), "{e}"),
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fen_rejection_wrong_row_count() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "9 rows",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_wrong_file_count() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C2/9/RNBAKABNR w - - 0 1",
+            "10 files",
+        );
+        rejected(
+            "rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "8 files",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_unknown_letter() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w - - 0 1",
+            "'Q'",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/0RNBAKABNR/9 w - - 0 1",
+            "'0'",
+        );
+    }
+
+    #[test]
+    fn fen_rejection_bad_fields() {
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
+            "side to move 'x'",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+            "field 5",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0",
+            "field 6",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1",
+            "field 3",
+        );
+        rejected(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0",
+            "5 fields",
+        );
+        rejected("", "empty");
     }
 }

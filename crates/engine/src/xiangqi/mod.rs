@@ -1,4 +1,5 @@
-//! Xiangqi rules: types, tables, positions, move generation, FEN, move text and notations, PGN.
+//! Xiangqi rules: types, tables, setups and FEN, positions, move generation, move text and
+//! notations, PGN, and the game judge.
 
 pub mod fen;
 pub mod movegen;
@@ -7,5 +8,6 @@ pub mod notation;
 pub mod pgn;
 pub mod position;
 pub mod rules;
+pub mod setup;
 pub mod tables;
 pub mod types;

@@ -1,7 +1,7 @@
-//! Move text: UCI/UCCI coordinates with ranks 0–9 (`h2e2`), checked against a position, and
-//! explicit conversion to and from Fairy-Stockfish's UCI ranks 1–10 (`h3e3`, `b3b10`).
+//! Move text: the error for UCI/UCCI coordinates with ranks 0–9 (`h2e2`) checked against a
+//! position (`Position::parse_uci_move`), and explicit conversion to and from Fairy-Stockfish's
+//! UCI ranks 1–10 (`h3e3`, `b3b10`).
 
-use super::position::Position;
 use super::types::{Move, Square};
 use thiserror::Error;
 
@@ -19,21 +19,6 @@ pub enum MoveError {
         /// The position it was tried in.
         fen: String,
     },
-}
-
-impl Position {
-    /// Parses UCI text (ranks 0–9) and checks that the move is legal here.
-    pub fn parse_uci_move(&mut self, text: &str) -> Result<Move, MoveError> {
-        let mv = Move::parse_uci(text).ok_or_else(|| MoveError::Syntax(text.to_string()))?;
-        if self.is_legal(mv) {
-            Ok(mv)
-        } else {
-            Err(MoveError::Illegal {
-                text: text.to_string(),
-                fen: self.to_fen(),
-            })
-        }
-    }
 }
 
 fn convert_ranks(text: &str, to_fairy: bool) -> Option<String> {

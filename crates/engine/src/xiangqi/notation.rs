@@ -154,7 +154,7 @@ pub enum NotationError {
         /// The FEN text.
         fen: String,
         /// What is wrong with it.
-        error: super::fen::FenError,
+        error: super::position::FromFenError,
     },
     /// A game result that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
     #[error("'{0}' is not a game result; expected 1-0, 0-1, 1/2-1/2 or *")]

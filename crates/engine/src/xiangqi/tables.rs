@@ -1,6 +1,6 @@
 //! Geometry computed once at compile time, so move generation does no coordinate arithmetic:
 //! step lists per point (with the blocking leg/eye point), four rays per point, attack
-//! patterns toward a general, legality-sensitive masks and Zobrist keys.
+//! patterns toward a general, the attack lines through each point and Zobrist keys.
 
 use super::types::{Color, SQUARE_COUNT};
 
@@ -235,26 +235,40 @@ const fn build_soldier() -> [[Steps<3>; SQUARE_COUNT]; 2] {
     t
 }
 
-/// Points whose change of occupancy can expose the general standing on each point: its file,
-/// its rank (chariots, cannons and their screens, the facing general) and its four diagonal
-/// neighbours (the legs of attacking horses).
-const fn build_sensitive() -> [u128; SQUARE_COUNT] {
-    let mut t = [0u128; SQUARE_COUNT];
-    let mut s = 0;
-    while s < SQUARE_COUNT {
-        let f = (s % 9) as i32;
-        let r = (s / 9) as i32;
-        let mut o = 0;
-        while o < SQUARE_COUNT {
-            let of = (o % 9) as i32;
-            let or = (o / 9) as i32;
-            let diag = (of - f).abs() == 1 && (or - r).abs() == 1;
-            if of == f || or == r || diag {
-                t[s] |= 1u128 << o;
+/// Bit of [`GENERAL_LINES`] set when a point is diagonally next to the general: the leg of a
+/// horse attacking it.
+pub const HORSE_LEG: u8 = 1 << 4;
+
+/// For a general on `g` and any point `s`, which of the general's attack lines run through
+/// `s`: bit `d` when `s` lies on ray `d` from `g` ([`DIRECTIONS`] order; chariots, cannons
+/// and their screens, the facing general), [`HORSE_LEG`] when `s` is diagonally next to `g`.
+/// A move that touches no such point cannot expose its general.
+const fn build_general_lines() -> [[u8; SQUARE_COUNT]; SQUARE_COUNT] {
+    let rays = build_rays();
+    let mut t = [[0u8; SQUARE_COUNT]; SQUARE_COUNT];
+    let mut g = 0;
+    while g < SQUARE_COUNT {
+        let mut d = 0;
+        while d < 4 {
+            let ray = &rays[g][d];
+            let mut i = 0;
+            while i < ray.len as usize {
+                t[g][ray.to[i] as usize] |= 1 << d;
+                i += 1;
             }
-            o += 1;
+            d += 1;
         }
-        s += 1;
+        let f = (g % 9) as i32;
+        let r = (g / 9) as i32;
+        let mut j = 0;
+        while j < 4 {
+            let (nf, nr) = (f + DIAGONALS[j].0, r + DIAGONALS[j].1);
+            if on_board(nf, nr) {
+                t[g][sq(nf, nr) as usize] |= HORSE_LEG;
+            }
+            j += 1;
+        }
+        g += 1;
     }
     t
 }
@@ -303,8 +317,8 @@ pub static HORSE_STEPS: [Steps<8>; SQUARE_COUNT] = build_horse();
 pub static HORSE_ATTACKS: [Steps<8>; SQUARE_COUNT] = build_horse_attacks();
 /// Soldier steps per colour.
 pub static SOLDIER_STEPS: [[Steps<3>; SQUARE_COUNT]; 2] = build_soldier();
-/// Legality-sensitive points for a general on each point (bit `s` set = point `s`).
-pub static SENSITIVE: [u128; SQUARE_COUNT] = build_sensitive();
+/// Attack lines through each point per general point (see [`HORSE_LEG`]).
+pub static GENERAL_LINES: [[u8; SQUARE_COUNT]; SQUARE_COUNT] = build_general_lines();
 
 const ZOBRIST_ALL: ([[u64; SQUARE_COUNT]; 16], u64) = build_zobrist();
 /// Zobrist keys per piece encoding and point.

@@ -1,5 +1,5 @@
-//! Board-level attack queries for the chase rule: which enemy pieces a side threatens in the
-//! sense of the Asian rules (see [`Board::chased`]).
+//! Attack queries for the chase rule, on a bare board: which enemy pieces a side threatens in the
+//! sense of the Asian rules (see [`ChaseBoard::chased`]).
 //!
 //! The judge replays a repetition cycle on a plain copy of the board, so these queries never
 //! touch the [`Position`] (and its make/unmake stacks) they were started from.
@@ -43,18 +43,19 @@ fn step_reaches<const N: usize>(
     })
 }
 
-/// A bare board: pieces, occupancy per side and the generals' points.
+/// A bare copy of a position's board (pieces, occupancy per side, the generals' points) that
+/// the chase judge replays a cycle on, without the position's stacks and key.
 #[derive(Clone, Copy)]
-pub(super) struct Board {
+pub(super) struct ChaseBoard {
     squares: [Piece; SQUARE_COUNT],
     occupied: [u128; 2],
     generals: [usize; 2],
 }
 
-impl Board {
+impl ChaseBoard {
     /// The board of a position.
-    pub(super) fn new(pos: &Position) -> Board {
-        Board {
+    pub(super) fn new(pos: &Position) -> ChaseBoard {
+        ChaseBoard {
             squares: *pos.board(),
             occupied: [pos.occupancy(Color::Red), pos.occupancy(Color::Black)],
             generals: [
@@ -81,7 +82,7 @@ impl Board {
         captured
     }
 
-    /// Takes back [`Board::play`]`(from, to)` that removed `captured`.
+    /// Takes back [`ChaseBoard::play`]`(from, to)` that removed `captured`.
     pub(super) fn unplay(&mut self, from: usize, to: usize, captured: Piece) {
         let piece = self.squares[to];
         let us = piece.color().index();
@@ -241,8 +242,8 @@ mod tests {
         Square::parse(name).expect("a point name").index()
     }
 
-    fn board(fen: &str) -> Board {
-        Board::new(&Position::from_fen(fen).expect("valid FEN"))
+    fn board(fen: &str) -> ChaseBoard {
+        ChaseBoard::new(&Position::from_fen(fen).expect("valid FEN"))
     }
 
     fn set(names: &[&str]) -> u128 {
@@ -259,7 +260,7 @@ mod tests {
             for _ in 0..150 {
                 let mut list = MoveList::new();
                 pos.generate_pseudo(GenKind::All, &mut list);
-                let b = Board::new(&pos);
+                let b = ChaseBoard::new(&pos);
                 let us = pos.side_to_move();
                 for from in points(b.occupied[us.index()]) {
                     for to in points(b.occupied[us.flip().index()]) {

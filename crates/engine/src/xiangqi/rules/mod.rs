@@ -10,8 +10,10 @@
 //! 3. neither side has a chariot, horse, cannon or soldier: draw;
 //! 4. [`GameConfig::move_limit`] plies without a capture: draw.
 //!
-//! [`Game`] applies these rules to a game; [`cycle_outcome`] gives the search the same
-//! repetition verdict for the most recent cycle in its tree.
+//! [`Game`] (in `game.rs`) applies these rules to a game. The repetition judging lives in
+//! `repetition.rs` (with the chase rule's attack queries in `chase.rs`): [`cycle_outcome`]
+//! judges the most recent cycle (a second occurrence) by the same rules, and [`judge_for`]
+//! gives the search its tree judge for a rule set.
 //!
 //! ```
 //! use chuhan_engine::{Game, GameConfig, GameResult, Move, Position, Termination};
@@ -24,11 +26,15 @@
 //! ```
 
 mod chase;
+mod game;
+mod repetition;
 
-use super::movegen::MoveList;
-use super::position::{Position, StateInfo};
-use super::types::{Color, Move};
-use chase::{points, Board};
+pub use game::{Game, IllegalMove};
+pub use repetition::{
+    asian_cycle, check_only_cycle, cycle_outcome, judge_for, CycleVerdict, RepetitionJudge,
+};
+
+use super::types::Color;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -37,8 +43,8 @@ use thiserror::Error;
 ///
 /// Every rule set makes perpetual check lose; they differ in what else a repetition can lose.
 /// Code that needs a property of a rule set should ask for it (like
-/// [`RuleSet::forbids_perpetual_chase`]) rather than match on the variant, so that a
-/// `Chinese` rule set can be added later.
+/// [`RuleSet::forbids_perpetual_chase`]) rather than match on the variant: adding a rule set
+/// (Chinese rules, say) then means answering those questions, not finding every `match`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// Asian rules: perpetual check loses, then perpetual chase of one piece loses.
@@ -280,211 +286,6 @@ impl Default for GameConfig {
             move_limit: Self::DEFAULT_MOVE_LIMIT,
         }
     }
-}
-
-/// A move that is not legal in the position it was played in.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{mv} is not a legal move in {fen}")]
-pub struct IllegalMove {
-    /// The move.
-    pub mv: Move,
-    /// The position, as FEN.
-    pub fen: String,
-}
-
-/// A game being played: the position with its history, and the rules it is judged by.
-///
-/// Piece identities for the chase rule are not stored: within a repetition cycle no piece is
-/// captured, so the judge gives every piece an identity at the start of the cycle and follows
-/// it through the replayed moves.
-#[derive(Clone, Debug)]
-pub struct Game {
-    position: Position,
-    config: GameConfig,
-    /// Plies already on the position's stack when the game started.
-    start_ply: usize,
-}
-
-impl Game {
-    /// Starts a game from a position. Moves already on the position's stack count as earlier
-    /// history for the repetition rules but not as moves of this game.
-    pub fn new(position: Position, config: GameConfig) -> Game {
-        let start_ply = position.ply_count();
-        Game {
-            position,
-            config,
-            start_ply,
-        }
-    }
-
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The rules.
-    pub fn config(&self) -> &GameConfig {
-        &self.config
-    }
-
-    /// The moves played since [`Game::new`], oldest first.
-    pub fn moves(&self) -> Vec<Move> {
-        self.position.history()[self.start_ply..]
-            .iter()
-            .map(|st| st.mv)
-            .collect()
-    }
-
-    /// The legal moves in the current position.
-    pub fn legal_moves(&mut self) -> MoveList {
-        self.position.legal_moves()
-    }
-
-    /// Plays a legal move and judges the position it leads to. An illegal move changes
-    /// nothing. The judge does not refuse moves after a verdict: stopping is the caller's
-    /// business.
-    pub fn play(&mut self, mv: Move) -> Result<Option<Verdict>, IllegalMove> {
-        if !self.position.is_legal(mv) {
-            return Err(IllegalMove {
-                mv,
-                fen: self.position.to_fen(),
-            });
-        }
-        self.position.make(mv);
-        Ok(self.verdict())
-    }
-
-    /// The verdict on the current position, `None` while the game goes on.
-    pub fn verdict(&mut self) -> Option<Verdict> {
-        judge(&mut self.position, &self.config)
-    }
-
-    /// Whether playing `mv` now would lose on the spot by the repetition rules (perpetual
-    /// check or chase). False for an illegal move.
-    pub fn would_forfeit(&mut self, mv: Move) -> bool {
-        if !self.position.is_legal(mv) {
-            return false;
-        }
-        let mover = self.position.side_to_move();
-        self.position.make(mv);
-        let outcome = repetition_span(&self.position, 3)
-            .map(|span| judge_span(&self.position, span, self.config.rules));
-        self.position.unmake();
-        matches!(outcome, Some(RepetitionOutcome::Loses(loser, _)) if loser == mover)
-    }
-}
-
-/// The verdict on a position under `config` (see the module documentation for the order).
-fn judge(pos: &mut Position, config: &GameConfig) -> Option<Verdict> {
-    if !pos.has_legal_move() {
-        let termination = if pos.in_check() {
-            Termination::Checkmate
-        } else {
-            Termination::Stalemate
-        };
-        return Some(Verdict::loss(pos.side_to_move(), termination));
-    }
-    if let Some(span) = repetition_span(pos, 3) {
-        return Some(judge_span(pos, span, config.rules).verdict());
-    }
-    if pos.no_attacking_material() {
-        return Some(Verdict::draw(Termination::NoAttackingMaterial));
-    }
-    if config.move_limit > 0 && pos.quiet_plies() >= config.move_limit {
-        return Some(Verdict::draw(Termination::MoveLimit));
-    }
-    None
-}
-
-/// Judges the most recent repetition cycle on the position's stack: the current position
-/// recurring (same side to move) within the plies since the last capture or null move. The
-/// cycle runs from the latest earlier occurrence to now. `None` when the current position
-/// does not repeat; that answer costs only a scan of the stored keys.
-///
-/// The position is not changed: the cycle is replayed on a copy of the board.
-pub fn cycle_outcome(pos: &mut Position, rules: RuleSet) -> Option<RepetitionOutcome> {
-    repetition_span(pos, 2).map(|span| judge_span(pos, span, rules))
-}
-
-/// How many plies back the current position occurred for the `(occurrence - 1)`-th time
-/// before now, counting back from the latest; `None` when it did not occur that often since
-/// the last capture or null move.
-fn repetition_span(pos: &Position, occurrence: usize) -> Option<usize> {
-    let history = pos.history();
-    let n = history.len();
-    let window = usize::from(pos.quiet_plies()).min(n);
-    let key = pos.key();
-    let mut found = 1;
-    // The same side is to move only an even number of plies back, and a position cannot
-    // recur after two plies.
-    (4..=window).step_by(2).find(|&d| {
-        if history[n - d].key_before == key {
-            found += 1;
-        }
-        found == occurrence
-    })
-}
-
-/// Judges the last `span` plies of the position's history, which lead from an earlier
-/// occurrence of the current position back to it.
-fn judge_span(pos: &Position, span: usize, rules: RuleSet) -> RepetitionOutcome {
-    let history = pos.history();
-    let cycle = &history[history.len() - span..];
-    // The side to move now also moved first in the cycle: it made the even-indexed moves.
-    let first = pos.side_to_move();
-    let all_check = |offset: usize| cycle.iter().skip(offset).step_by(2).all(|st| st.gave_check);
-    match (all_check(0), all_check(1)) {
-        (true, false) => return RepetitionOutcome::Loses(first, Termination::PerpetualCheck),
-        (false, true) => {
-            return RepetitionOutcome::Loses(first.flip(), Termination::PerpetualCheck)
-        }
-        (true, true) => return RepetitionOutcome::Draw,
-        (false, false) => {}
-    }
-    if !rules.forbids_perpetual_chase() {
-        return RepetitionOutcome::Draw;
-    }
-    // Any position of the cycle with a side in check: no chase verdict.
-    if pos.in_check() || cycle.iter().any(|st| st.in_check_before) {
-        return RepetitionOutcome::Draw;
-    }
-    match chasers(pos, cycle, first) {
-        [true, false] => RepetitionOutcome::Loses(Color::Red, Termination::PerpetualChase),
-        [false, true] => RepetitionOutcome::Loses(Color::Black, Termination::PerpetualChase),
-        _ => RepetitionOutcome::Draw,
-    }
-}
-
-/// Which sides (indexed by colour) chased one and the same enemy piece with every one of
-/// their moves in the cycle. `first` made the first move of `cycle`, which ends in `pos`.
-fn chasers(pos: &Position, cycle: &[StateInfo], first: Color) -> [bool; 2] {
-    let mut board = Board::new(pos);
-    for st in cycle.iter().rev() {
-        if st.mv.is_none() || !st.captured.is_empty() {
-            // Cannot happen within a repetition (captures and null moves end the scan).
-            return [false, false];
-        }
-        board.unplay(st.mv.from().index(), st.mv.to().index(), st.captured);
-    }
-    // Identity of a piece: the point it stood on at the start of the cycle.
-    let mut identity: [u8; 90] = std::array::from_fn(|s| s as u8);
-    // Per side: identities of the enemy pieces newly threatened after each of its moves.
-    let mut still_chased = [u128::MAX; 2];
-    let mut mover = first;
-    for st in cycle {
-        let (from, to) = (st.mv.from().index(), st.mv.to().index());
-        let before = board.chased(mover);
-        board.play(from, to);
-        identity[to] = identity[from];
-        let newly = board.chased(mover) & !before;
-        let ids = points(newly).fold(0u128, |acc, s| acc | 1u128 << identity[s]);
-        still_chased[mover.index()] &= ids;
-        if still_chased == [0, 0] {
-            break;
-        }
-        mover = mover.flip();
-    }
-    [still_chased[0] != 0, still_chased[1] != 0]
 }
 
 #[cfg(test)]

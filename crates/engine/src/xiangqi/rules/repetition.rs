@@ -1,0 +1,140 @@
+//! Repetition judging: finding the most recent cycle on a position's stack and deciding who,
+//! if anyone, it condemns. [`super::Game`] judges the third occurrence; the search judges the
+//! second inside its tree through a [`RepetitionJudge`].
+
+use super::chase::{points, ChaseBoard};
+use super::{RepetitionOutcome, RuleSet, Termination};
+use crate::xiangqi::position::{Position, StateInfo};
+use crate::xiangqi::types::Color;
+
+/// Judges the most recent repetition cycle on the position's stack: the current position
+/// recurring (same side to move) within the plies since the last capture or null move. The
+/// cycle runs from the latest earlier occurrence to now. `None` when the current position
+/// does not repeat; that answer costs only a scan of the stored keys.
+///
+/// The position is not changed: the cycle is replayed on a copy of the board.
+pub fn cycle_outcome(pos: &mut Position, rules: RuleSet) -> Option<RepetitionOutcome> {
+    repetition_span(pos, 2).map(|span| judge_span(pos, span, rules))
+}
+
+/// How many plies back the current position occurred for the `(occurrence - 1)`-th time
+/// before now, counting back from the latest; `None` when it did not occur that often since
+/// the last capture or null move.
+pub(super) fn repetition_span(pos: &Position, occurrence: usize) -> Option<usize> {
+    let history = pos.history();
+    let n = history.len();
+    let window = usize::from(pos.quiet_plies()).min(n);
+    let key = pos.key();
+    let mut found = 1;
+    // The same side is to move only an even number of plies back, and a position cannot
+    // recur after two plies.
+    (4..=window).step_by(2).find(|&d| {
+        if history[n - d].key_before == key {
+            found += 1;
+        }
+        found == occurrence
+    })
+}
+
+/// Judges the last `span` plies of the position's history, which lead from an earlier
+/// occurrence of the current position back to it.
+pub(super) fn judge_span(pos: &Position, span: usize, rules: RuleSet) -> RepetitionOutcome {
+    let history = pos.history();
+    let cycle = &history[history.len() - span..];
+    // The side to move now also moved first in the cycle: it made the even-indexed moves.
+    let first = pos.side_to_move();
+    let all_check = |offset: usize| cycle.iter().skip(offset).step_by(2).all(|st| st.gave_check);
+    match (all_check(0), all_check(1)) {
+        (true, false) => return RepetitionOutcome::Loses(first, Termination::PerpetualCheck),
+        (false, true) => {
+            return RepetitionOutcome::Loses(first.flip(), Termination::PerpetualCheck)
+        }
+        (true, true) => return RepetitionOutcome::Draw,
+        (false, false) => {}
+    }
+    if !rules.forbids_perpetual_chase() {
+        return RepetitionOutcome::Draw;
+    }
+    // Any position of the cycle with a side in check: no chase verdict.
+    if pos.in_check() || cycle.iter().any(|st| st.in_check_before) {
+        return RepetitionOutcome::Draw;
+    }
+    match chasers(pos, cycle, first) {
+        [true, false] => RepetitionOutcome::Loses(Color::Red, Termination::PerpetualChase),
+        [false, true] => RepetitionOutcome::Loses(Color::Black, Termination::PerpetualChase),
+        _ => RepetitionOutcome::Draw,
+    }
+}
+
+/// Which sides (indexed by colour) chased one and the same enemy piece with every one of
+/// their moves in the cycle. `first` made the first move of `cycle`, which ends in `pos`.
+fn chasers(pos: &Position, cycle: &[StateInfo], first: Color) -> [bool; 2] {
+    let mut board = ChaseBoard::new(pos);
+    for st in cycle.iter().rev() {
+        if st.mv.is_none() || !st.captured.is_empty() {
+            // Cannot happen within a repetition (captures and null moves end the scan).
+            return [false, false];
+        }
+        board.unplay(st.mv.from().index(), st.mv.to().index(), st.captured);
+    }
+    // Identity of a piece: the point it stood on at the start of the cycle.
+    let mut identity: [u8; 90] = std::array::from_fn(|s| s as u8);
+    // Per side: identities of the enemy pieces newly threatened after each of its moves.
+    let mut still_chased = [u128::MAX; 2];
+    let mut mover = first;
+    for st in cycle {
+        let (from, to) = (st.mv.from().index(), st.mv.to().index());
+        let before = board.chased(mover);
+        board.play(from, to);
+        identity[to] = identity[from];
+        let newly = board.chased(mover) & !before;
+        let ids = points(newly).fold(0u128, |acc, s| acc | 1u128 << identity[s]);
+        still_chased[mover.index()] &= ids;
+        if still_chased == [0, 0] {
+            break;
+        }
+        mover = mover.flip();
+    }
+    [still_chased[0] != 0, still_chased[1] != 0]
+}
+
+/// Judges a repetition inside the search tree: who, if anyone, the most recent cycle condemns,
+/// or `None` when the position does not repeat.
+pub type RepetitionJudge = fn(&mut Position) -> Option<CycleVerdict>;
+
+fn verdict_of(outcome: RepetitionOutcome) -> CycleVerdict {
+    match outcome {
+        RepetitionOutcome::Draw => CycleVerdict::Draw,
+        RepetitionOutcome::Loses(c, _) => CycleVerdict::Loses(c),
+    }
+}
+
+/// Tree repetition under Asian rules: perpetual check, then perpetual chase, loses.
+pub fn asian_cycle(pos: &mut Position) -> Option<CycleVerdict> {
+    cycle_outcome(pos, RuleSet::Asian).map(verdict_of)
+}
+
+/// The tree judge for a rule set.
+pub fn judge_for(rules: RuleSet) -> RepetitionJudge {
+    if rules.forbids_perpetual_chase() {
+        asian_cycle
+    } else {
+        check_only_cycle
+    }
+}
+
+/// Who, if anyone, a repetition cycle condemns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleVerdict {
+    /// Neither side forfeits: a draw.
+    Draw,
+    /// This side loses (perpetual check or chase).
+    Loses(Color),
+}
+
+/// Tree repetition by the perpetual-check rule only: the current key recurring within the
+/// plies since the last capture or null move; a side that checked with every move of the
+/// cycle (while the other did not) loses.
+pub fn check_only_cycle(pos: &mut Position) -> Option<CycleVerdict> {
+    cycle_outcome(pos, RuleSet::CheckOnly).map(verdict_of)
+}
