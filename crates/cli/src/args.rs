@@ -366,8 +366,9 @@ pub struct LadderArgs {
     /// Run seed (overrides the file).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Bootstrap replicates for the 95% intervals (overrides the file).
-    #[arg(long)]
+    /// Ignored, kept so older scripts still run: the 95% intervals are honest (profile
+    /// likelihood, exact one-sided bounds after perfect scores), not bootstrapped.
+    #[arg(long, hide = true)]
     pub bootstrap: Option<usize>,
     /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
     #[arg(long)]
@@ -448,8 +449,8 @@ pub struct CalibrateArgs {
     /// Run seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Bootstrap replicates for the intervals.
-    #[arg(long, default_value_t = 500)]
+    /// Ignored, kept so older scripts still run: the intervals are honest, not bootstrapped.
+    #[arg(long, default_value_t = 500, hide = true)]
     pub bootstrap: usize,
     /// Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty.
     #[arg(long, conflicts_with = "resume")]

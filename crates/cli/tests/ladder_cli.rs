@@ -61,6 +61,7 @@ fn a_small_ladder_writes_its_table_and_files_and_resumes_exactly() {
     for f in [
         "games.csv",
         "ratings.csv",
+        "gaps.csv",
         "pairings.csv",
         "ladder.svg",
         "summary.csv",
@@ -79,6 +80,15 @@ fn a_small_ladder_writes_its_table_and_files_and_resumes_exactly() {
     assert_eq!(games.lines().count(), 21);
     let pairings = std::fs::read_to_string(out.join("pairings.csv")).unwrap();
     assert_eq!(pairings.lines().count(), 6, "{pairings}");
+    let gaps = std::fs::read_to_string(out.join("gaps.csv")).unwrap();
+    let gap_lines: Vec<&str> = gaps.lines().collect();
+    assert_eq!(gap_lines.len(), 4, "{gaps}");
+    assert_eq!(gap_lines[0], "from,to,elo,ci_low,ci_high");
+    assert!(gap_lines[1].starts_with("random,greedy,"), "{gaps}");
+    assert!(gap_lines[3].starts_with("d1,d2,"), "{gaps}");
+    for line in &gap_lines[1..] {
+        assert_eq!(line.split(',').count(), 5, "{line}");
+    }
     let svg = std::fs::read_to_string(out.join("ladder.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("greedy"));
 
@@ -120,6 +130,95 @@ fn a_small_ladder_writes_its_table_and_files_and_resumes_exactly() {
             .filter(|l| l.starts_with(char::is_numeric))
             .collect::<Vec<_>>()
     );
+}
+
+/// Three players, each far stronger than the one before at a small node cap.
+const SWEEP: &str = r#"
+name = "sweep"
+seed = 1
+pairs = 3
+neighbours = 2
+max_nodes = 2000
+[[players]]
+name = "random"
+spec = "random"
+[[players]]
+name = "greedy"
+spec = "greedy"
+[[players]]
+name = "default"
+spec = "default"
+"#;
+
+#[test]
+fn perfect_scores_give_one_sided_bounds_and_empty_csv_sides() {
+    let base = temp("sweep");
+    let cfg = write(&base, "ladder.toml", SWEEP);
+    let out = base.join("out");
+    let (code, stdout, stderr) = chuhan(&[
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // Every step really is won 100%: the stronger player wins all six games of each pairing.
+    let pairings = std::fs::read_to_string(out.join("pairings.csv")).unwrap();
+    let rows: Vec<&str> = pairings.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{pairings}");
+    for row in &rows {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(&f[2..6], ["6", "0", "0", "6"], "not a sweep: {row}");
+    }
+    // One-sided bounds, no point estimate, no finite two-sided interval.
+    for gap in ["random -> greedy", "greedy -> default"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(gap))
+            .unwrap_or_else(|| panic!("{gap} missing from\n{stdout}"));
+        assert!(
+            line.contains("perfect score") && line.contains(">= +") && line.contains("one-sided"),
+            "{line}"
+        );
+        assert!(
+            !line.contains('['),
+            "a two-sided interval after 6-0: {line}"
+        );
+    }
+    assert!(
+        stdout.contains("note: perfect score (100%): default"),
+        "{stdout}"
+    );
+    // ratings.csv: the infinite ratings have no elo and an empty upper side.
+    let ratings = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    let lines: Vec<&str> = ratings.lines().collect();
+    assert_eq!(
+        lines[0],
+        "order,name,elo,elo_lo95,elo_hi95,games,points,draws"
+    );
+    for (line, name) in lines[2..].iter().zip(["greedy", "default"]) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[1], name);
+        assert_eq!(f[2], "", "infinite elo left empty: {line}");
+        assert!(f[3].parse::<f64>().unwrap() > 0.0, "a lower bound: {line}");
+        assert_eq!(f[4], "", "unbounded side left empty: {line}");
+    }
+    // gaps.csv: the exact interface, one row per neighbour gap, open sides empty.
+    let gaps = std::fs::read_to_string(out.join("gaps.csv")).unwrap();
+    let lines: Vec<&str> = gaps.lines().collect();
+    assert_eq!(lines.len(), 3, "{gaps}");
+    assert_eq!(lines[0], "from,to,elo,ci_low,ci_high");
+    for (line, (from, to)) in lines[1..]
+        .iter()
+        .zip([("random", "greedy"), ("greedy", "default")])
+    {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!((f[0], f[1], f[2], f[4]), (from, to, "", ""), "{line}");
+        // 6 wins in 6 games: the exact bound elo(0.05^(1/6)) = +75.5.
+        assert_eq!(f[3], "75.5", "{line}");
+    }
 }
 
 #[test]
@@ -224,6 +323,22 @@ fn a_real_calibration_on_small_node_budgets() {
     );
     let validation = std::fs::read_to_string(out.join("validation.csv")).unwrap();
     assert_eq!(validation.lines().count(), 2);
+    // gaps.csv in the calibration folder (the calibrated levels) and in each stage folder.
+    let gaps = std::fs::read_to_string(out.join("gaps.csv")).unwrap();
+    assert_eq!(gaps.lines().next(), Some("from,to,elo,ci_low,ci_high"));
+    assert!(
+        gaps.lines().nth(1).unwrap().starts_with("weak,strong,"),
+        "{gaps}"
+    );
+    assert_eq!(gaps.lines().count(), 2, "{gaps}");
+    let grid_gaps = std::fs::read_to_string(out.join("grid/gaps.csv")).unwrap();
+    assert_eq!(grid_gaps.lines().count(), 3, "{grid_gaps}");
+    assert!(grid_gaps
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("nodes=40,nodes=150,"));
+    assert!(out.join("validate/gaps.csv").exists());
 
     // Targets beyond the grid, and a grid in the wrong order, are refused.
     let (code, _, stderr) = chuhan(&[

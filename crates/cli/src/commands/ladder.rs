@@ -1,11 +1,13 @@
 //! `chuhan ladder`: play a ladder (embedded default or a file) with the library's ladder job,
-//! which fits joint ratings with bootstrap intervals and writes ratings.csv, pairings.csv and
-//! ladder.svg; print the tables.
+//! which fits joint ratings with honest intervals and writes ratings.csv, gaps.csv,
+//! pairings.csv and ladder.svg; print the tables.
 
 use crate::args::LadderArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::jobs::ladder::{self, load_config, Analysis, LadderPlan, RATING_HEADER};
+use chuhan_arena::jobs::ladder::{
+    self, load_config, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
+};
 use chuhan_arena::play::results::{default_out_dir, ResultsDir};
 use chuhan_arena::report::table;
 
@@ -19,7 +21,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                     dir.display()
                 );
             }
-            LadderPlan::resume(dir, args.bootstrap)?
+            LadderPlan::resume(dir)?
         }
         None => {
             let (mut ladder, _) = load_config(args.config.as_deref())?;
@@ -63,13 +65,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
 /// The rating table, the neighbour gaps and the notes of a fitted ladder.
 pub fn print_ratings(analysis: &Analysis) {
     println!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
-    println!(
-        "{}",
-        table(
-            &["neighbour gap", "elo", "95% interval"],
-            &analysis.gap_rows()
-        )
-    );
+    println!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
     for note in &analysis.notes {
         println!("note: {note}");
     }
