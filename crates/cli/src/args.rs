@@ -370,6 +370,19 @@ pub struct LadderArgs {
     /// likelihood, exact one-sided bounds after perfect scores), not bootstrapped.
     #[arg(long, hide = true)]
     pub bootstrap: Option<usize>,
+    /// Play in rounds until every neighbour gap's 95% half-width is at most this many Elo:
+    /// each round's game pairs go to the pairings that shrink the widest gap most (the first
+    /// round plays --pairs per pairing). Reproducible: the same seed gives the same games at any
+    /// --concurrency, and --resume continues the round it was in.
+    #[arg(long, allow_negative_numbers = true)]
+    pub precision: Option<f64>,
+    /// With --precision: stop after at most this many games in all.
+    #[arg(long)]
+    pub max_games: Option<u64>,
+    /// With --precision: stop after this much wall time (e.g. 90s, 5m, 1h). A time budget makes
+    /// the run not reproducible: a faster or busier machine plays other games.
+    #[arg(long)]
+    pub max_time: Option<String>,
     /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -388,3 +388,203 @@ fn a_real_calibration_on_small_node_budgets() {
         "{stderr}"
     );
 }
+
+/// Three close players at a small node cap: an adaptive ladder reaches ±120 Elo in seconds.
+const CLOSE: &str = r#"
+name = "close"
+seed = 5
+pairs = 2
+neighbours = 1
+max_nodes = 400
+[[players]]
+name = "d1"
+spec = "default:depth=1"
+[[players]]
+name = "d2"
+spec = "default:depth=2"
+[[players]]
+name = "d3"
+spec = "default:depth=3"
+"#;
+
+/// games.csv rows without the timing column, sorted.
+fn game_rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text
+        .lines()
+        .map(|l| {
+            l.split(',')
+                .enumerate()
+                .filter(|(i, _)| *i != 9)
+                .map(|(_, f)| f)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+fn adaptive(cfg: &Path, out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    chuhan(&args)
+}
+
+#[test]
+fn adaptive_ladders_are_reproducible_across_concurrency_and_resume() {
+    let base = temp("adaptive");
+    let cfg = write(&base, "ladder.toml", CLOSE);
+    let budget = ["--precision", "40", "--max-games", "40"];
+    let one = base.join("one");
+    let (code, stdout, stderr) =
+        adaptive(&cfg, &one, &[&budget[..], &["--concurrency", "1"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("stopped: budget spent: --max-games 40"),
+        "{stdout}"
+    );
+    let games = game_rows(&one);
+    assert_eq!(games.len(), 41, "the budget is spent exactly");
+    // Rounds went to the pairings unequally or equally, but the pair ids are 0..20 in order.
+    let two = base.join("two");
+    let (code, stdout2, stderr) =
+        adaptive(&cfg, &two, &[&budget[..], &["--concurrency", "2"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(game_rows(&two), games, "the same games at any concurrency");
+    let ratings = std::fs::read_to_string(one.join("ratings.csv")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(two.join("ratings.csv")).unwrap(),
+        ratings
+    );
+    assert_eq!(
+        std::fs::read_to_string(two.join("gaps.csv")).unwrap(),
+        std::fs::read_to_string(one.join("gaps.csv")).unwrap()
+    );
+    assert!(stdout2.contains("stopped: budget spent"), "{stdout2}");
+
+    // Interrupt mid-round: 21 games (the fourth round, 18 to 26 games, has begun; pair 10 has
+    // one game of two) and a truncated line; the resumed run equals the uninterrupted one.
+    let cut = base.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    for f in ["manifest.toml", "ladder.toml"] {
+        std::fs::copy(one.join(f), cut.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(one.join("games.csv")).unwrap();
+    let keep: String = text.lines().take(22).collect::<Vec<_>>().join("\n") + "\n10,21,rnb";
+    std::fs::write(cut.join("games.csv"), keep).unwrap();
+    let (code, stdout3, stderr) = chuhan(&["ladder", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(game_rows(&cut), games, "resumed mid-round = uninterrupted");
+    assert_eq!(
+        std::fs::read_to_string(cut.join("ratings.csv")).unwrap(),
+        ratings
+    );
+    assert!(stdout3.contains("stopped: budget spent"), "{stdout3}");
+}
+
+#[test]
+fn an_adaptive_ladder_stops_when_every_gap_is_precise() {
+    let base = temp("precise");
+    let cfg = write(&base, "ladder.toml", CLOSE);
+    let out = base.join("out");
+    let (code, stdout, stderr) =
+        adaptive(&cfg, &out, &["--precision", "120", "--max-games", "2000"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("stopped: precision reached"), "{stdout}");
+    let gaps = std::fs::read_to_string(out.join("gaps.csv")).unwrap();
+    let rows: Vec<&str> = gaps.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{gaps}");
+    for row in rows {
+        let f: Vec<f64> = row.split(',').skip(2).map(|x| x.parse().unwrap()).collect();
+        assert!(f[2] - f[1] <= 240.0, "half-width above 120: {row}");
+        assert!(f[1] <= f[0] && f[0] <= f[2], "{row}");
+    }
+    let played = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    assert!(
+        played.lines().count() - 1 < 2000,
+        "stopped before the budget"
+    );
+    // The progress lines name the widest gap and its half-width (stderr without --quiet).
+    let out2 = base.join("out2");
+    let (code, _, stderr) = chuhan(&[
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+        "--precision",
+        "120",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("round 2: 8 games, widest gap") && stderr.contains("(target ±120)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        game_rows(&out2),
+        game_rows(&out),
+        "the budget did not change a game"
+    );
+}
+
+#[test]
+fn bad_precision_settings_are_refused_naming_the_flag() {
+    let base = temp("bad-precision");
+    let cfg = write(&base, "ladder.toml", CLOSE);
+    let no_neighbours = write(
+        &base,
+        "none.toml",
+        &CLOSE.replace("neighbours = 1", "neighbours = 0"),
+    );
+    let cases: [(&Path, &[&str], &str); 7] = [
+        (&cfg, &["--precision", "0"], "--precision"),
+        (&cfg, &["--precision", "-20"], "--precision"),
+        (
+            &cfg,
+            &["--precision", "50", "--max-games", "0"],
+            "--max-games",
+        ),
+        (
+            &cfg,
+            &["--precision", "50", "--max-games", "3"],
+            "--max-games 3 cannot be met",
+        ),
+        (
+            &cfg,
+            &["--precision", "50", "--max-time", "0"],
+            "--max-time",
+        ),
+        (&cfg, &["--max-games", "100"], "add --precision"),
+        (&no_neighbours, &["--precision", "50"], "disconnected"),
+    ];
+    for (i, (file, extra, needle)) in cases.iter().enumerate() {
+        let out = base.join(format!("out{i}"));
+        let (code, _, stderr) = adaptive(file, &out, extra);
+        assert_eq!(code, 2, "case {i}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "case {i}: '{needle}' not in {stderr}"
+        );
+        assert!(!out.exists(), "case {i} wrote results");
+    }
+    // The same keys in a ladder file are checked too, naming the file and the key.
+    let bad = write(
+        &base,
+        "bad.toml",
+        &CLOSE.replace("pairs = 2", "pairs = 2\nprecision = -1"),
+    );
+    let (code, _, stderr) = adaptive(&bad, &base.join("outf"), &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("precision must be a positive") && stderr.contains("bad.toml"),
+        "{stderr}"
+    );
+}

@@ -20,6 +20,8 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub mod adaptive;
+
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
 
@@ -42,8 +44,18 @@ pub struct LadderConfig {
     /// Run seed.
     #[serde(default = "one")]
     pub seed: u64,
-    /// Game pairs per pairing.
+    /// Game pairs per pairing; with `precision`, the game pairs per pairing of the first round.
     pub pairs: u64,
+    /// Play in rounds until every neighbour gap's 95% half-width is at most this many Elo (or
+    /// a budget runs out): see [`adaptive`].
+    #[serde(default)]
+    pub precision: Option<f64>,
+    /// With `precision`: at most this many games in all.
+    #[serde(default)]
+    pub max_games: Option<u64>,
+    /// With `precision`: a wall-time budget such as `5m` (a run it stops is not reproducible).
+    #[serde(default)]
+    pub max_time: Option<String>,
     /// Each player meets the next `neighbours` players.
     #[serde(default = "two")]
     pub neighbours: usize,
@@ -122,6 +134,24 @@ impl LadderConfig {
         }
         if self.max_nodes == 0 {
             bail!("{source}: max_nodes must be at least 1");
+        }
+        match self.precision {
+            Some(p) if !(p.is_finite() && p > 0.0) => {
+                bail!("{source}: precision must be a positive number of Elo, not {p}")
+            }
+            None if self.max_games.is_some() || self.max_time.is_some() => {
+                bail!("{source}: max_games and max_time are budgets of a ladder played to a precision: add precision")
+            }
+            _ => {}
+        }
+        if let Some(m) = self.max_games {
+            let least = 2 * self.pairings().len() as u64;
+            if m < least {
+                bail!("{source}: max_games = {m} cannot be met: the ladder's pairings need at least {least} games (one game pair each)");
+            }
+        }
+        if let Some(t) = &self.max_time {
+            adaptive::parse_duration(t, &format!("{source}: max_time"))?;
         }
         if self.bootstrap < 100 {
             bail!("{source}: bootstrap must be at least 100 replicates");
@@ -636,6 +666,8 @@ pub struct LadderPlan {
     pub name: String,
     /// A new ladder's file as written back into the run folder (none when resuming).
     pub copy: Option<String>,
+    /// Play to a precision (the ladder's `precision` key) instead of a fixed schedule.
+    pub precision: Option<adaptive::Precision>,
 }
 
 impl LadderPlan {
@@ -646,6 +678,7 @@ impl LadderPlan {
             destination: Destination::New(dir),
             name: ladder.name.clone(),
             copy: Some(toml::to_string(&LadderCopy::from(ladder))?),
+            precision: adaptive::from_config(ladder)?,
         })
     }
 
@@ -663,12 +696,17 @@ impl LadderPlan {
         let stored = std::fs::read_to_string(dir.join(LADDER_COPY))
             .ok()
             .and_then(|t| LadderConfig::parse(&t, LADDER_COPY).ok());
+        let precision = match &stored {
+            Some(c) => adaptive::from_config(c)?,
+            None => None,
+        };
         let name = stored.map_or_else(|| "ladder".to_string(), |c| c.name);
         Ok(LadderPlan {
             config: manifest.config,
             destination: Destination::Resume(dir.to_path_buf()),
             name,
             copy: None,
+            precision,
         })
     }
 }
@@ -747,6 +785,12 @@ struct LadderCopy {
     name: String,
     seed: u64,
     pairs: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_games: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_time: Option<String>,
     neighbours: usize,
     anchors: Vec<String>,
     max_nodes: u64,
@@ -770,6 +814,9 @@ impl From<&LadderConfig> for LadderCopy {
             name: c.name.clone(),
             seed: c.seed,
             pairs: c.pairs,
+            precision: c.precision,
+            max_games: c.max_games,
+            max_time: c.max_time.clone(),
             neighbours: c.neighbours,
             anchors: c.anchors.clone(),
             max_nodes: c.max_nodes,
