@@ -222,6 +222,71 @@ fn perfect_scores_give_one_sided_bounds_and_empty_csv_sides() {
 }
 
 #[test]
+fn too_wide_steps_get_an_in_between_proposal() {
+    // A ladder: two node-limited players far apart; the proposal is the midpoint of the budgets.
+    let base = temp("wide");
+    let cfg = write(
+        &base,
+        "ladder.toml",
+        r#"
+name = "wide"
+seed = 1
+pairs = 4
+neighbours = 1
+max_nodes = 5000
+[[players]]
+name = "n10"
+spec = "default:nodes=10"
+[[players]]
+name = "n5000"
+spec = "default:nodes=5000"
+"#,
+    );
+    let out = base.join("out");
+    let (code, stdout, stderr) = chuhan(&[
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let pairings = std::fs::read_to_string(out.join("pairings.csv")).unwrap();
+    let row = pairings.lines().nth(1).unwrap();
+    assert!(row.starts_with("n10,n5000,8,0,0,8,"), "not a sweep: {row}");
+    assert!(
+        stdout.contains("note: step n10 -> n5000 is too wide: n5000 scored 100.0%")
+            && stdout.contains("nodes=2505 (the midpoint of their node budgets)"),
+        "{stdout}"
+    );
+
+    // A calibration: the proposal is on the knob's scale (log2 nodes: the geometric mean).
+    let cal = base.join("cal");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "nodes",
+        "--grid",
+        "10,5000,6000",
+        "--targets",
+        "0,10",
+        "--pairs",
+        "3",
+        "--out",
+        cal.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let note = stdout
+        .lines()
+        .find(|l| l.starts_with("note: step nodes=10 -> nodes=5000 is too wide"))
+        .unwrap_or_else(|| panic!("no wide-step note in\n{stdout}"));
+    // sqrt(10 * 5000) = 223.6
+    assert!(note.contains("e.g. nodes=224"), "{note}");
+}
+
+#[test]
 fn bad_ladders_are_refused_with_the_reason() {
     let base = temp("bad");
     let cases = [

@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub mod adaptive;
+pub mod steps;
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
@@ -764,8 +765,13 @@ pub fn write_outputs(
     finished: &Finished,
     title: &str,
 ) -> anyhow::Result<Analysis> {
-    let analysis =
+    let mut analysis =
         fit_ratings(prepared, finished).map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+    let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
+    let games = rating_games(&finished.records, &names, None);
+    analysis
+        .notes
+        .extend(steps::ladder_notes(&prepared.config, &games, &names));
     let dir = finished.dir.path();
     finished
         .dir

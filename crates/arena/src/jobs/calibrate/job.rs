@@ -4,7 +4,8 @@
 
 use super::{levels_toml, Calibration, Knob};
 use crate::jobs::ladder::{
-    fit_ratings, play, write_gaps_csv, Analysis, Gap, LadderConfig, LadderPlayer,
+    fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
+    LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
@@ -137,6 +138,7 @@ fn stage_destination(dir: &Path) -> Destination {
 fn play_stage(
     ladder: &LadderConfig,
     dir: &Path,
+    knob: (Knob, &[f64]),
     concurrency: Option<usize>,
     quiet: bool,
 ) -> anyhow::Result<Analysis> {
@@ -146,9 +148,19 @@ fn play_stage(
         concurrency,
         quiet,
     )?;
-    let analysis = fit_ratings(&prepared, &finished)
+    let mut analysis = fit_ratings(&prepared, &finished)
         .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
     write_gaps_csv(dir, &analysis.gaps)?;
+    // Steps too far apart, with an in-between setting on the knob's scale.
+    let (knob, values) = knob;
+    let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
+    let games = rating_games(&finished.records, &names, None);
+    let scale: Vec<Option<f64>> = values.iter().map(|&v| Some(knob.to_scale(v))).collect();
+    analysis
+        .notes
+        .extend(steps::wide_step_notes(&games, &names, &scale, &|x| {
+            format!("{}={}", knob.key(), knob.format(knob.from_scale(x)))
+        }));
     Ok(analysis)
 }
 
@@ -255,7 +267,13 @@ pub fn run(
         .collect();
     let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
     grid.validate("calibration grid")?;
-    let fit = play_stage(&grid, &dir.join("grid"), concurrency, quiet)?;
+    let fit = play_stage(
+        &grid,
+        &dir.join("grid"),
+        (knob, &settings.grid),
+        concurrency,
+        quiet,
+    )?;
     let measured = curve_points(&settings.grid, &fit);
     on_event(CalibrationEvent::Grid(&fit));
 
@@ -339,7 +357,13 @@ pub fn run(
         })
         .collect();
     let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
-    let check = play_stage(&ladder, &dir.join("validate"), concurrency, quiet)?;
+    let check = play_stage(
+        &ladder,
+        &dir.join("validate"),
+        (knob, &placed),
+        concurrency,
+        quiet,
+    )?;
     let mut gaps = Vec::new();
     let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");
     for (k, g) in check.gaps.iter().enumerate() {
