@@ -444,6 +444,30 @@ mod tests {
     }
 
     #[test]
+    fn the_default_ladder_plays_to_a_precision_within_budgets() {
+        let (ladder, _) = super::super::load_config(None).unwrap();
+        let p = from_config(&ladder)
+            .unwrap()
+            .expect("the default ladder is adaptive");
+        assert_eq!(p.precision, 100.0);
+        assert!(p.max_games.is_some());
+        assert_eq!(p.max_time, Some(Duration::from_secs(300)));
+        p.check(ladder.pairings().len()).unwrap();
+        // Unknown keys are still refused, naming the key.
+        let text = super::super::DEFAULT_LADDER.replace("precision = 100", "precison = 100");
+        let e = LadderConfig::parse(&text, "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("precison") && e.contains("x.toml"), "{e}");
+        let text =
+            super::super::DEFAULT_LADDER.replace("max_time = \"5m\"", "max_time = \"5 weeks\"");
+        let e = LadderConfig::parse(&text, "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("max_time") && e.contains("x.toml"), "{e}");
+    }
+
+    #[test]
     fn settings_are_checked_naming_the_flag() {
         let ok = Precision {
             precision: 50.0,
