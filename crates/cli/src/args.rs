@@ -412,9 +412,23 @@ pub struct LadderArgs {
     /// Run seed (overrides the file).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Bootstrap replicates for the 95% intervals (overrides the file).
-    #[arg(long)]
+    /// Ignored, kept so older scripts still run: the 95% intervals are honest (profile
+    /// likelihood, exact one-sided bounds after perfect scores), not bootstrapped.
+    #[arg(long, hide = true)]
     pub bootstrap: Option<usize>,
+    /// Play in rounds until every neighbour gap's 95% half-width is at most this many Elo:
+    /// each round's game pairs go to the pairings that shrink the widest gap most (the first
+    /// round plays --pairs per pairing). Reproducible: the same seed gives the same games at any
+    /// --concurrency, and --resume continues the round it was in.
+    #[arg(long, allow_negative_numbers = true)]
+    pub precision: Option<f64>,
+    /// With --precision: stop after at most this many games in all.
+    #[arg(long)]
+    pub max_games: Option<u64>,
+    /// With --precision: stop after this much wall time (e.g. 90s, 5m, 1h). A time budget makes
+    /// the run not reproducible: a faster or busier machine plays other games.
+    #[arg(long)]
+    pub max_time: Option<String>,
     /// Results folder (default results/<date>-ladder-<name>/); must be absent or empty.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -494,8 +508,8 @@ pub struct CalibrateArgs {
     /// Run seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Bootstrap replicates for the intervals.
-    #[arg(long, default_value_t = 500)]
+    /// Ignored, kept so older scripts still run: the intervals are honest, not bootstrapped.
+    #[arg(long, default_value_t = 500, hide = true)]
     pub bootstrap: usize,
     /// Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty.
     #[arg(long, conflicts_with = "resume")]

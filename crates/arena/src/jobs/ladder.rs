@@ -1,6 +1,8 @@
 //! Ladders: players in order, each meeting its next neighbours (plus fixed anchors) in game
 //! pairs; ratings fitted jointly by maximum likelihood with the first player anchored at 0;
-//! 95% intervals by bootstrap over game pairs, for every rating and every neighbour gap.
+//! honest 95% intervals (`chuhan_stats::ratings::honest_intervals`: profile likelihood where the
+//! games bound both sides, exact one-sided bounds after perfect or zero scores) for every rating
+//! and every neighbour gap, written to ratings.csv and gaps.csv.
 
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
@@ -10,13 +12,16 @@ use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::Pairing;
 use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
-use crate::ratings::{self, FitOptions, Interval, Prior, RatingError};
+use crate::ratings::{self, Bound, FitOptions, HonestIntervals, Prior, RatingError};
 use crate::report::{describe_elo, Audience};
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{GameResult, RuleSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+pub mod adaptive;
+pub mod steps;
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
@@ -40,8 +45,18 @@ pub struct LadderConfig {
     /// Run seed.
     #[serde(default = "one")]
     pub seed: u64,
-    /// Game pairs per pairing.
+    /// Game pairs per pairing; with `precision`, the game pairs per pairing of the first round.
     pub pairs: u64,
+    /// Play in rounds until every neighbour gap's 95% half-width is at most this many Elo (or
+    /// a budget runs out): see [`adaptive`].
+    #[serde(default)]
+    pub precision: Option<f64>,
+    /// With `precision`: at most this many games in all.
+    #[serde(default)]
+    pub max_games: Option<u64>,
+    /// With `precision`: a wall-time budget such as `5m` (a run it stops is not reproducible).
+    #[serde(default)]
+    pub max_time: Option<String>,
     /// Each player meets the next `neighbours` players.
     #[serde(default = "two")]
     pub neighbours: usize,
@@ -60,7 +75,8 @@ pub struct LadderConfig {
     /// Judge's move limit (plies without a capture).
     #[serde(default = "move_limit")]
     pub move_limit: u16,
-    /// Bootstrap replicates.
+    /// Bootstrap replicates: no longer used (the intervals are honest profile-likelihood and
+    /// exact bounds, not a bootstrap); kept so that older ladder files still parse.
     #[serde(default = "bootstrap")]
     pub bootstrap: usize,
     /// Players, weakest first.
@@ -119,6 +135,24 @@ impl LadderConfig {
         }
         if self.max_nodes == 0 {
             bail!("{source}: max_nodes must be at least 1");
+        }
+        match self.precision {
+            Some(p) if !(p.is_finite() && p > 0.0) => {
+                bail!("{source}: precision must be a positive number of Elo, not {p}")
+            }
+            None if self.max_games.is_some() || self.max_time.is_some() => {
+                bail!("{source}: max_games and max_time are budgets of a ladder played to a precision: add precision")
+            }
+            _ => {}
+        }
+        if let Some(m) = self.max_games {
+            let least = 2 * self.pairings().len() as u64;
+            if m < least {
+                bail!("{source}: max_games = {m} cannot be met: the ladder's pairings need at least {least} games (one game pair each)");
+            }
+        }
+        if let Some(t) = &self.max_time {
+            adaptive::parse_duration(t, &format!("{source}: max_time"))?;
         }
         if self.bootstrap < 100 {
             bail!("{source}: bootstrap must be at least 100 replicates");
@@ -261,10 +295,15 @@ pub fn rating_games(
 pub struct PlayerRating {
     /// Name.
     pub name: String,
-    /// Elo relative to the first player.
-    pub elo: f64,
-    /// 95% interval.
-    pub interval: Interval,
+    /// Maximum-likelihood Elo relative to the first player, without any prior; `None` when it
+    /// is infinite (the player is in a group separated from the first player by 100% results).
+    pub elo: Option<f64>,
+    /// The Elo of a fit with a weak prior (one virtual draw per pairing played) when some rating
+    /// is infinite, else `elo`: only for ordering the table, placing the plot's marker and
+    /// weighting calibrate's curve, never for an interval.
+    pub shrunk: f64,
+    /// Honest 95% bound relative to the first player (an open side is not supported by games).
+    pub interval: Bound,
     /// Games played.
     pub games: u64,
     /// Points scored.
@@ -280,10 +319,32 @@ pub struct Gap {
     pub from: String,
     /// Upper player.
     pub to: String,
-    /// Fitted gap.
-    pub elo: f64,
-    /// 95% interval.
-    pub interval: Interval,
+    /// Maximum-likelihood gap without a prior; `None` when infinite (a perfect or zero score
+    /// separates the two).
+    pub elo: Option<f64>,
+    /// Honest 95% bound: two-sided, or one-sided (`>= +X`) after a perfect score.
+    pub interval: Bound,
+}
+
+impl Gap {
+    /// The gap as text: the estimate, or what makes it infinite.
+    pub fn elo_text(&self) -> String {
+        match (self.elo, self.interval.low, self.interval.high) {
+            (Some(e), _, _) => signed(e),
+            (None, Some(_), None) => "perfect score".to_string(),
+            (None, None, Some(_)) => "zero score".to_string(),
+            (None, _, _) => "unknown".to_string(),
+        }
+    }
+
+    /// The 95% half-width as text (`±45`), or `one-sided` / `unbounded`.
+    pub fn half_width_text(&self) -> String {
+        match self.interval.half_width() {
+            Some(h) => format!("±{h:.0}"),
+            None if self.interval.is_one_sided() => "one-sided".to_string(),
+            None => "unbounded".to_string(),
+        }
+    }
 }
 
 /// The fitted ladder.
@@ -295,18 +356,18 @@ pub struct Analysis {
     pub gaps: Vec<Gap>,
     /// Head-to-head rows.
     pub head_to_head: Vec<ratings::HeadToHead>,
-    /// Notes for the reader (perfect scores, the prior used, failed bootstrap replicates).
+    /// The honest intervals the ratings and gaps come from (ladder order, first player 0).
+    pub honest: HonestIntervals,
+    /// Notes for the reader (perfect scores and what they mean for the intervals).
     pub notes: Vec<String>,
 }
 
-/// Fits the ratings and bootstrap intervals. Players with a perfect or zero score are reported
-/// in the notes; then a weak prior (one virtual draw per pairing played) keeps ratings finite.
-pub fn analyse(
-    games: &[ratings::GameRecord],
-    names: &[String],
-    seed: u64,
-    replicates: usize,
-) -> Result<Analysis, RatingError> {
+/// Fits the ratings and their honest 95% intervals (`honest_intervals`: profile likelihood
+/// where the games bound both sides, exact one-sided bounds after perfect or zero scores; no
+/// prior decides an interval). Players with a perfect or zero score are reported in the notes;
+/// a weak prior (one virtual draw per pairing played) then gives the `shrunk` ratings used only
+/// to order the table and place the plot's markers.
+pub fn analyse(games: &[ratings::GameRecord], names: &[String]) -> Result<Analysis, RatingError> {
     let n = names.len();
     let mut notes = Vec::new();
     let mut options = FitOptions::default();
@@ -314,7 +375,9 @@ pub fn analyse(
         Ok(f) => f,
         Err(e @ RatingError::NoFiniteRating { .. }) => {
             notes.push(format!(
-                "{}; ratings below use a weak prior of 1 virtual draw per pairing played",
+                "{}; intervals across it are one-sided (exact bounds from the games: what a \
+                 perfect score supports, printed >= +X); only the order of the table and the \
+                 plot use a weak prior of 1 virtual draw per pairing played",
                 describe_error(&e, names)
             ));
             options.prior = Prior::DrawsPerPairing(1.0);
@@ -323,28 +386,7 @@ pub fn analyse(
         Err(e) => return Err(e),
     };
     let order: Vec<usize> = (0..n).collect();
-    let mut boot =
-        ratings::bootstrap_intervals(games, n, &options, seed, replicates, &order, 0.95)?;
-    // Resamples of a small ladder often contain a perfect score; rather than drop many of them
-    // (which biases the intervals), redo the bootstrap with the weak prior.
-    if boot.failed * 20 > replicates && options.prior == Prior::None {
-        let with_prior = FitOptions {
-            prior: Prior::DrawsPerPairing(1.0),
-            ..options
-        };
-        boot = ratings::bootstrap_intervals(games, n, &with_prior, seed, replicates, &order, 0.95)?;
-        notes.push(
-            "intervals use a weak prior of 1 virtual draw per pairing (many resamples had a perfect score)"
-                .to_string(),
-        );
-    }
-    if boot.failed > 0 {
-        notes.push(format!(
-            "{} of {} bootstrap replicates had no finite ratings and were dropped",
-            boot.failed,
-            boot.replicates + boot.failed
-        ));
-    }
+    let honest = ratings::honest_intervals(games, n, &order, 0, 0.95)?;
     let mut per: Vec<(u64, f64, u64)> = vec![(0, 0.0, 0); n];
     for g in games {
         per[g.first].0 += 1;
@@ -359,27 +401,62 @@ pub fn analyse(
     let players = (0..n)
         .map(|i| PlayerRating {
             name: names[i].clone(),
-            elo: fit.ratings[i],
-            interval: boot.ratings[i],
+            elo: honest.ratings[i].estimate,
+            shrunk: fit.ratings[i],
+            interval: honest.ratings[i].bound,
             games: per[i].0,
             points: per[i].1,
             draws: per[i].2,
         })
         .collect();
-    let gaps = (0..n.saturating_sub(1))
-        .map(|i| Gap {
-            from: names[i].clone(),
-            to: names[i + 1].clone(),
-            elo: fit.ratings[i + 1] - fit.ratings[i],
-            interval: boot.gaps[i],
+    let gaps = honest
+        .gaps
+        .iter()
+        .map(|g| Gap {
+            from: names[g.from].clone(),
+            to: names[g.to].clone(),
+            elo: g.estimate,
+            interval: g.bound,
         })
         .collect();
     Ok(Analysis {
         players,
         gaps,
         head_to_head: ratings::head_to_head(games, n)?,
+        honest,
         notes,
     })
+}
+
+/// The header of gaps.csv (an interface other tools read: keep it).
+pub const GAPS_CSV_HEADER: [&str; 5] = ["from", "to", "elo", "ci_low", "ci_high"];
+
+/// The header of the neighbour-gap table.
+pub const GAP_HEADER: [&str; 4] = ["neighbour gap", "elo", "95% interval", "half-width"];
+
+/// gaps.csv contents: `from,to,elo,ci_low,ci_high`, one row per neighbour gap in ladder order,
+/// an infinite gap (`elo`) and an open side of its 95% interval left empty.
+pub fn gaps_csv(gaps: &[Gap]) -> anyhow::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(GAPS_CSV_HEADER)?;
+    for g in gaps {
+        let [lo, hi] = g.interval.csv_fields(1);
+        w.write_record([
+            g.from.clone(),
+            g.to.clone(),
+            g.elo.map_or(String::new(), |e| format!("{e:.1}")),
+            lo,
+            hi,
+        ])?;
+    }
+    Ok(String::from_utf8(w.into_inner()?)?)
+}
+
+/// Writes `dir/gaps.csv` (see [`gaps_csv`]).
+pub fn write_gaps_csv(dir: &Path, gaps: &[Gap]) -> anyhow::Result<()> {
+    let path = dir.join("gaps.csv");
+    std::fs::write(&path, gaps_csv(gaps)?)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A rating error in words, with player names instead of indices.
@@ -420,24 +497,39 @@ pub fn signed(x: f64) -> String {
 
 impl Analysis {
     /// Rows of the ratings table, strongest first: rank, name, Elo, −, +, games, score, draws.
+    /// An infinite rating shows its bound (`>= +219`) in the Elo column and no −/+; an open side
+    /// of a finite rating shows `inf`.
     pub fn rating_rows(&self) -> Vec<Vec<String>> {
         let mut idx: Vec<usize> = (0..self.players.len()).collect();
         idx.sort_by(|&a, &b| {
             self.players[b]
-                .elo
-                .partial_cmp(&self.players[a].elo)
+                .shrunk
+                .partial_cmp(&self.players[a].shrunk)
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
         idx.iter()
             .enumerate()
             .map(|(rank, &i)| {
                 let p = &self.players[i];
+                let (elo, minus, plus) = match p.elo {
+                    Some(e) => {
+                        let side = |d: Option<f64>| {
+                            d.map_or("inf".to_string(), |d| format!("{:.0}", d.max(0.0)))
+                        };
+                        (
+                            format!("{e:.0}"),
+                            side(p.interval.low.map(|lo| e - lo)),
+                            side(p.interval.high.map(|hi| hi - e)),
+                        )
+                    }
+                    None => (p.interval.to_string(), String::new(), String::new()),
+                };
                 vec![
                     (rank + 1).to_string(),
                     p.name.clone(),
-                    format!("{:.0}", p.elo),
-                    format!("{:.0}", (p.elo - p.interval.lo).max(0.0)),
-                    format!("{:.0}", (p.interval.hi - p.elo).max(0.0)),
+                    elo,
+                    minus,
+                    plus,
                     p.games.to_string(),
                     format!("{:.1}%", 100.0 * p.points / p.games.max(1) as f64),
                     format!("{:.1}%", 100.0 * p.draws as f64 / p.games.max(1) as f64),
@@ -446,39 +538,61 @@ impl Analysis {
             .collect()
     }
 
-    /// Rows of the gap table in ladder order: from, to, gap, 95% interval.
+    /// Rows of the gap table in ladder order: from -> to, gap (or `perfect score`), 95% interval
+    /// (`[+a, +b]` or `>= +X`), half-width (see [`GAP_HEADER`]).
     pub fn gap_rows(&self) -> Vec<Vec<String>> {
         self.gaps
             .iter()
             .map(|g| {
                 vec![
                     format!("{} -> {}", g.from, g.to),
-                    signed(g.elo),
-                    format!("[{}, {}]", signed(g.interval.lo), signed(g.interval.hi)),
+                    g.elo_text(),
+                    g.interval.to_string(),
+                    g.half_width_text(),
                 ]
             })
             .collect()
     }
 
-    /// ratings.csv contents.
+    /// ratings.csv contents: an infinite Elo and an open side of an interval are empty fields.
     pub fn ratings_csv(&self) -> anyhow::Result<String> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record([
             "order", "name", "elo", "elo_lo95", "elo_hi95", "games", "points", "draws",
         ])?;
         for (i, p) in self.players.iter().enumerate() {
+            let [lo, hi] = p.interval.csv_fields(1);
             w.write_record([
                 i.to_string(),
                 p.name.clone(),
-                format!("{:.1}", p.elo),
-                format!("{:.1}", p.interval.lo),
-                format!("{:.1}", p.interval.hi),
+                p.elo.map_or(String::new(), |e| format!("{e:.1}")),
+                lo,
+                hi,
                 p.games.to_string(),
                 format!("{:.1}", p.points),
                 p.draws.to_string(),
             ])?;
         }
         Ok(String::from_utf8(w.into_inner()?)?)
+    }
+
+    /// gaps.csv contents (see [`gaps_csv`]).
+    pub fn gaps_csv(&self) -> anyhow::Result<String> {
+        gaps_csv(&self.gaps)
+    }
+
+    /// Points of the ladder plot: name, marker, interval ends (an open side ends at the
+    /// marker: the plot draws no whisker the games do not support).
+    pub fn plot_points(&self) -> Vec<(String, f64, f64, f64)> {
+        self.players
+            .iter()
+            .map(|p| {
+                let at = p.elo.unwrap_or(p.shrunk);
+                let lo = p.interval.low.unwrap_or(at).min(at);
+                let hi = p.interval.high.unwrap_or(at).max(at);
+                (p.name.clone(), at, lo, hi)
+            })
+            .collect()
     }
 
     /// pairings.csv contents: every head-to-head.
@@ -549,12 +663,12 @@ pub struct LadderPlan {
     pub config: RunConfig,
     /// Where results go.
     pub destination: Destination,
-    /// Bootstrap replicates of the analysis.
-    pub replicates: usize,
     /// The ladder's name (for the plot title).
     pub name: String,
     /// A new ladder's file as written back into the run folder (none when resuming).
     pub copy: Option<String>,
+    /// Play to a precision (the ladder's `precision` key) instead of a fixed schedule.
+    pub precision: Option<adaptive::Precision>,
 }
 
 impl LadderPlan {
@@ -563,14 +677,14 @@ impl LadderPlan {
         Ok(LadderPlan {
             config: ladder.run_config(RunKind::Ladder),
             destination: Destination::New(dir),
-            replicates: ladder.bootstrap,
             name: ladder.name.clone(),
             copy: Some(toml::to_string(&LadderCopy::from(ladder))?),
+            precision: adaptive::from_config(ladder)?,
         })
     }
 
-    /// The interrupted ladder in `dir`; `bootstrap` overrides the replicates it was made with.
-    pub fn resume(dir: &Path, bootstrap: Option<usize>) -> anyhow::Result<LadderPlan> {
+    /// The interrupted ladder in `dir`.
+    pub fn resume(dir: &Path) -> anyhow::Result<LadderPlan> {
         let manifest = ResultsDir::read_manifest(dir)?;
         if manifest.config.command != RunKind::Ladder {
             bail!(
@@ -583,16 +697,17 @@ impl LadderPlan {
         let stored = std::fs::read_to_string(dir.join(LADDER_COPY))
             .ok()
             .and_then(|t| LadderConfig::parse(&t, LADDER_COPY).ok());
-        let replicates = bootstrap
-            .or(stored.as_ref().map(|c| c.bootstrap))
-            .unwrap_or(1000);
+        let precision = match &stored {
+            Some(c) => adaptive::from_config(c)?,
+            None => None,
+        };
         let name = stored.map_or_else(|| "ladder".to_string(), |c| c.name);
         Ok(LadderPlan {
             config: manifest.config,
             destination: Destination::Resume(dir.to_path_buf()),
-            replicates,
             name,
             copy: None,
+            precision,
         })
     }
 }
@@ -622,12 +737,7 @@ pub fn run(
         let path = finished.dir.path().join(LADDER_COPY);
         std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let analysis = write_outputs(
-        &prepared,
-        &finished,
-        plan.replicates,
-        &format!("Ladder '{}'", plan.name),
-    )?;
+    let analysis = write_outputs(&prepared, &finished, &format!("Ladder '{}'", plan.name))?;
     Ok(LadderOutcome {
         prepared,
         finished,
@@ -635,14 +745,9 @@ pub fn run(
     })
 }
 
-/// Fits the joint ratings of a played run (bootstrap seeded by `seed`); the error names the
-/// players concerned.
-pub fn fit_ratings(
-    prepared: &PreparedRun,
-    finished: &Finished,
-    seed: u64,
-    replicates: usize,
-) -> Result<Analysis, String> {
+/// Fits the joint ratings of a played run with honest intervals; the error names the players
+/// concerned.
+pub fn fit_ratings(prepared: &PreparedRun, finished: &Finished) -> Result<Analysis, String> {
     let names: Vec<String> = prepared
         .config
         .players
@@ -650,19 +755,23 @@ pub fn fit_ratings(
         .map(|p| p.name.clone())
         .collect();
     let games = rating_games(&finished.records, &names, None);
-    analyse(&games, &names, seed, replicates).map_err(|e| describe_error(&e, &names))
+    analyse(&games, &names).map_err(|e| describe_error(&e, &names))
 }
 
-/// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, pairings.csv,
-/// ladder.svg).
+/// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, gaps.csv,
+/// pairings.csv, ladder.svg).
 pub fn write_outputs(
     prepared: &PreparedRun,
     finished: &Finished,
-    replicates: usize,
     title: &str,
 ) -> anyhow::Result<Analysis> {
-    let analysis = fit_ratings(prepared, finished, prepared.config.seed, replicates)
-        .map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+    let mut analysis =
+        fit_ratings(prepared, finished).map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+    let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
+    let games = rating_games(&finished.records, &names, None);
+    analysis
+        .notes
+        .extend(steps::ladder_notes(&prepared.config, &games, &names));
     let dir = finished.dir.path();
     finished
         .dir
@@ -671,12 +780,8 @@ pub fn write_outputs(
         .with_context(|| format!("cannot write {}", dir.join("ratings.csv").display()))?;
     std::fs::write(dir.join("pairings.csv"), analysis.pairings_csv()?)
         .with_context(|| format!("cannot write {}", dir.join("pairings.csv").display()))?;
-    let points: Vec<(String, f64, f64, f64)> = analysis
-        .players
-        .iter()
-        .map(|p| (p.name.clone(), p.elo, p.interval.lo, p.interval.hi))
-        .collect();
-    crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &points)?;
+    write_gaps_csv(dir, &analysis.gaps)?;
+    crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &analysis.plot_points())?;
     Ok(analysis)
 }
 
@@ -686,6 +791,12 @@ struct LadderCopy {
     name: String,
     seed: u64,
     pairs: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    precision: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_games: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_time: Option<String>,
     neighbours: usize,
     anchors: Vec<String>,
     max_nodes: u64,
@@ -709,6 +820,9 @@ impl From<&LadderConfig> for LadderCopy {
             name: c.name.clone(),
             seed: c.seed,
             pairs: c.pairs,
+            precision: c.precision,
+            max_games: c.max_games,
+            max_time: c.max_time.clone(),
             neighbours: c.neighbours,
             anchors: c.anchors.clone(),
             max_nodes: c.max_nodes,

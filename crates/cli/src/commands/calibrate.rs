@@ -50,8 +50,8 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                     vec![
                         format!("{} -> {}", g.from, g.to),
                         signed(c.target),
-                        signed(g.elo),
-                        format!("[{}, {}]", signed(g.interval.lo), signed(g.interval.hi)),
+                        g.elo_text(),
+                        g.interval.to_string(),
                         if c.pass { "pass" } else { "FAIL" }.to_string(),
                     ]
                 })

@@ -1,25 +1,58 @@
 //! `chuhan ladder`: play a ladder (embedded default or a file) with the library's ladder job,
-//! which fits joint ratings with bootstrap intervals and writes ratings.csv, pairings.csv and
-//! ladder.svg; print the tables.
+//! which fits joint ratings with honest intervals and writes ratings.csv, gaps.csv,
+//! pairings.csv and ladder.svg; print the tables.
 
 use crate::args::LadderArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::jobs::ladder::{self, load_config, Analysis, LadderPlan, RATING_HEADER};
+use chuhan_arena::jobs::ladder::{
+    self, adaptive, load_config, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
+};
 use chuhan_arena::play::results::{default_out_dir, ResultsDir};
 use chuhan_arena::report::table;
 
 /// Runs the command.
 pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
-    let plan = match &args.resume {
+    if args.precision.is_none() && (args.max_games.is_some() || args.max_time.is_some()) {
+        bail!("--max-games and --max-time are budgets of a ladder played to a precision: add --precision");
+    }
+    if let Some(p) = args.precision {
+        if !(p.is_finite() && p > 0.0) {
+            bail!("--precision must be a positive number of Elo (a 95% half-width), not {p}");
+        }
+    }
+    if args.max_games == Some(0) {
+        bail!("--max-games must be at least 1");
+    }
+    let max_time = args
+        .max_time
+        .as_deref()
+        .map(|t| adaptive::parse_duration(t, "--max-time"))
+        .transpose()?;
+    let mut plan = match &args.resume {
         Some(dir) => {
-            if args.config.is_some() || args.pairs.is_some() || args.seed.is_some() {
+            if args.config.is_some()
+                || args.pairs.is_some()
+                || args.seed.is_some()
+                || args.precision.is_some()
+                || args.max_games.is_some()
+            {
                 bail!(
-                    "--resume takes the configuration from {}; give no --config, --pairs or --seed",
+                    "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision or --max-games",
                     dir.display()
                 );
             }
-            LadderPlan::resume(dir, args.bootstrap)?
+            let mut plan = LadderPlan::resume(dir)?;
+            if let (Some(p), Some(t)) = (plan.precision.as_mut(), max_time) {
+                // The wall-time budget is this session's.
+                p.max_time = Some(t);
+            } else if max_time.is_some() {
+                bail!(
+                    "--max-time: the ladder in {} is not played to a precision",
+                    dir.display()
+                );
+            }
+            plan
         }
         None => {
             let (mut ladder, _) = load_config(args.config.as_deref())?;
@@ -38,6 +71,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 }
                 ladder.bootstrap = b;
             }
+            if let Some(p) = args.precision {
+                ladder.precision = Some(p);
+            }
+            if let Some(m) = args.max_games {
+                ladder.max_games = Some(m);
+            }
+            if let Some(t) = &args.max_time {
+                ladder.max_time = Some(t.clone());
+            }
             let dir = match &args.out {
                 Some(d) => {
                     ResultsDir::check_new(d)?;
@@ -48,8 +90,27 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             LadderPlan::new(&ladder, dir)?
         }
     };
-    let outcome = ladder::run(plan, args.session.concurrency, args.session.audience())?;
+    let (outcome, stop) = match plan.precision.take() {
+        Some(precision) => {
+            // Check with the flags' names before anything is played.
+            precision.check(plan.config.pairings.len())?;
+            let (outcome, stop) = adaptive::run_to_precision(
+                plan,
+                &precision,
+                args.session.concurrency,
+                args.session.audience(),
+            )?;
+            (outcome, Some(stop.describe(&precision)))
+        }
+        None => (
+            ladder::run(plan, args.session.concurrency, args.session.audience())?,
+            None,
+        ),
+    };
     print_ratings(&outcome.analysis);
+    if let Some(stop) = stop {
+        println!("stopped: {stop}");
+    }
     println!(
         "played {} games in {:.1} s on {} workers; results in {}",
         outcome.finished.played,
@@ -63,13 +124,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
 /// The rating table, the neighbour gaps and the notes of a fitted ladder.
 pub fn print_ratings(analysis: &Analysis) {
     println!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
-    println!(
-        "{}",
-        table(
-            &["neighbour gap", "elo", "95% interval"],
-            &analysis.gap_rows()
-        )
-    );
+    println!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
     for note in &analysis.notes {
         println!("note: {note}");
     }

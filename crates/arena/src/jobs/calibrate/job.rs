@@ -3,7 +3,10 @@
 //! is a ladder run of its own (`grid/`, `validate/`).
 
 use super::{levels_toml, Calibration, Knob};
-use crate::jobs::ladder::{fit_ratings, play, Analysis, Gap, LadderConfig, LadderPlayer};
+use crate::jobs::ladder::{
+    fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
+    LadderPlayer,
+};
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
 use crate::play::setup::Destination;
@@ -37,7 +40,8 @@ pub struct CalibrateSettings {
     pub opening_plies: u32,
     /// Run seed.
     pub seed: u64,
-    /// Bootstrap replicates.
+    /// Bootstrap replicates: no longer used (the intervals are honest); kept so that older
+    /// calibration folders resume.
     pub bootstrap: usize,
 }
 
@@ -107,6 +111,9 @@ impl CalibrateSettings {
             name: name.to_string(),
             seed: self.seed,
             pairs,
+            precision: None,
+            max_games: None,
+            max_time: None,
             neighbours,
             anchors: Vec::new(),
             max_nodes: self.max_nodes,
@@ -127,11 +134,12 @@ fn stage_destination(dir: &Path) -> Destination {
     }
 }
 
-/// Plays (or resumes) one stage of the calibration in `dir` and fits its ratings.
+/// Plays (or resumes) one stage of the calibration in `dir`, fits its ratings and writes the
+/// stage's gaps.csv.
 fn play_stage(
     ladder: &LadderConfig,
     dir: &Path,
-    seed: u64,
+    knob: (Knob, &[f64]),
     concurrency: Option<usize>,
     audience: Audience,
 ) -> anyhow::Result<Analysis> {
@@ -141,9 +149,41 @@ fn play_stage(
         concurrency,
         audience,
     )?;
-    fit_ratings(&prepared, &finished, seed, ladder.bootstrap)
-        .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))
+    let mut analysis = fit_ratings(&prepared, &finished)
+        .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
+    write_gaps_csv(dir, &analysis.gaps)?;
+    // Steps too far apart, with an in-between setting on the knob's scale.
+    let (knob, values) = knob;
+    let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
+    let games = rating_games(&finished.records, &names, None);
+    let scale: Vec<Option<f64>> = values.iter().map(|&v| Some(knob.to_scale(v))).collect();
+    analysis
+        .notes
+        .extend(steps::wide_step_notes(&games, &names, &scale, &|x| {
+            format!("{}={}", knob.key(), knob.format(knob.from_scale(x)))
+        }));
+    Ok(analysis)
 }
+
+/// The grid's `(knob value, Elo, standard error)` points for the curve: the Elo of the fit
+/// (with the weak prior when a grid setting scored 100%, whose rating is otherwise infinite),
+/// and the standard error from the honest half-width; a one-sided interval gives a large
+/// error (a weak weight), since its other side is not measured.
+pub fn curve_points(grid: &[f64], fit: &Analysis) -> Vec<(f64, f64, f64)> {
+    grid.iter()
+        .zip(&fit.players)
+        .map(|(&v, p)| {
+            let se = p
+                .interval
+                .half_width()
+                .map_or(ONE_SIDED_SE, |h| h / chuhan_stats::Z95);
+            (v, p.elo.unwrap_or(p.shrunk), se.max(1.0))
+        })
+        .collect()
+}
+
+/// Standard error given to a grid point whose interval is one-sided.
+const ONE_SIDED_SE: f64 = 200.0;
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
@@ -204,7 +244,9 @@ pub fn resume(dir: &Path) -> anyhow::Result<CalibrateSettings> {
 
 /// Runs (or continues) the calibration in `dir`: plays the grid, fits the curve, writes
 /// levels.toml, calibration.csv and calibration.svg, then plays and checks the validation
-/// stage (validation.csv) when there are two levels or more. Returns the gap checks.
+/// stage (validation.csv) when there are two levels or more. Each stage folder gets its
+/// gaps.csv, and the calibration folder the gaps.csv of the calibrated levels (of the grid when
+/// there is one level). Returns the gap checks.
 pub fn run(
     settings: &CalibrateSettings,
     dir: &Path,
@@ -229,16 +271,11 @@ pub fn run(
     let fit = play_stage(
         &grid,
         &dir.join("grid"),
-        settings.seed,
+        (knob, &settings.grid),
         concurrency,
         audience,
     )?;
-    let measured: Vec<(f64, f64, f64)> = settings
-        .grid
-        .iter()
-        .zip(&fit.players)
-        .map(|(&v, p)| (v, p.elo, ((p.interval.hi - p.interval.lo) / 3.92).max(1.0)))
-        .collect();
+    let measured = curve_points(&settings.grid, &fit);
     on_event(CalibrationEvent::Grid(&fit));
 
     // 2. Fit the curve and place the levels.
@@ -272,19 +309,19 @@ pub fn run(
         &dir.join("levels.toml"),
         &levels_toml(&settings.names, &specs, &levels, &settings.targets, &header),
     )?;
+    // An infinite Elo and an open side are empty fields, as in ratings.csv.
     let mut csv = String::from("knob_value,elo,elo_lo95,elo_hi95\n");
     for (v, p) in settings.grid.iter().zip(&fit.players) {
-        csv.push_str(&format!(
-            "{v},{:.1},{:.1},{:.1}\n",
-            p.elo, p.interval.lo, p.interval.hi
-        ));
+        let [lo, hi] = p.interval.csv_fields(1);
+        let elo = p.elo.map_or(String::new(), |e| format!("{e:.1}"));
+        csv.push_str(&format!("{v},{elo},{lo},{hi}\n"));
     }
     write(&dir.join("calibration.csv"), &csv)?;
     let points: Vec<(f64, f64, f64, f64)> = settings
         .grid
         .iter()
-        .zip(&fit.players)
-        .map(|(&v, p)| (v, p.elo, p.interval.lo, p.interval.hi))
+        .zip(fit.plot_points())
+        .map(|(&v, (_, at, lo, hi))| (v, at, lo, hi))
         .collect();
     let chosen: Vec<(f64, f64)> = placed
         .iter()
@@ -308,6 +345,7 @@ pub fn run(
 
     // 3. Validate: adjacent calibrated levels against each other.
     if settings.names.len() < 2 {
+        write_gaps_csv(dir, &fit.gaps)?;
         return Ok(Vec::new());
     }
     let players: Vec<LadderPlayer> = settings
@@ -323,7 +361,7 @@ pub fn run(
     let check = play_stage(
         &ladder,
         &dir.join("validate"),
-        settings.seed ^ 1,
+        (knob, &placed),
         concurrency,
         audience,
     )?;
@@ -331,10 +369,12 @@ pub fn run(
     let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");
     for (k, g) in check.gaps.iter().enumerate() {
         let target = settings.targets[k + 1] - settings.targets[k];
-        let pass = g.interval.lo <= target && target <= g.interval.hi;
+        let pass = g.interval.contains(target);
+        let [lo, hi] = g.interval.csv_fields(1);
+        let measured = g.elo.map_or(String::new(), |e| format!("{e:.1}"));
         csv.push_str(&format!(
-            "{},{},{target:.1},{:.1},{:.1},{:.1},{pass}\n",
-            g.from, g.to, g.elo, g.interval.lo, g.interval.hi
+            "{},{},{target:.1},{measured},{lo},{hi},{pass}\n",
+            g.from, g.to
         ));
         gaps.push(GapCheck {
             gap: g.clone(),
@@ -343,6 +383,8 @@ pub fn run(
         });
     }
     write(&dir.join("validation.csv"), &csv)?;
+    // The calibration's own gaps.csv: the neighbour gaps of the calibrated levels.
+    write_gaps_csv(dir, &check.gaps)?;
     on_event(CalibrationEvent::Validated {
         analysis: &check,
         gaps: &gaps,

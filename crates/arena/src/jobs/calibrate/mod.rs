@@ -301,12 +301,8 @@ mod tests {
         let grid = knob.default_grid();
         let names: Vec<String> = grid.iter().map(|g| format!("n{g}")).collect();
         let games = simulate(&grid, 150, 11);
-        let a = analyse(&games, &names, 5, 200).unwrap();
-        let measured: Vec<(f64, f64, f64)> = grid
-            .iter()
-            .zip(&a.players)
-            .map(|(&g, p)| (g, p.elo, (p.interval.hi - p.interval.lo) / 3.92))
-            .collect();
+        let a = analyse(&games, &names).unwrap();
+        let measured = job::curve_points(&grid, &a);
         let cal = Calibration::fit(knob, &measured).unwrap();
         let targets = [0.0, 300.0, 600.0];
         let placed = cal.place(&targets).unwrap();
