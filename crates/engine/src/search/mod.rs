@@ -4,6 +4,7 @@
 //! make/unmake stacks. Node-limited searches are deterministic.
 
 pub mod limits;
+mod timeman;
 pub mod tt;
 
 use crate::eval::EvalTables;
@@ -398,6 +399,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 8);
         let mut scores: Vec<(Move, i32)> = moves.iter().map(|&m| (m, -INFINITE)).collect();
         let mut prev_score = 0;
+        let mut timer = timeman::TimeManager::new(limits);
         for depth in 1..=max_depth {
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut window = self.tunables.aspiration;
@@ -455,10 +457,8 @@ impl Searcher {
             if is_mate_score(score) && depth as i32 > MATE - score.abs() + 2 {
                 break;
             }
-            if let Some(soft) = limits.soft_time() {
-                if self.start.elapsed() >= soft.mul_f64(0.55) {
-                    break;
-                }
+            if timer.stop_after_iteration(result.best_move, score, self.start.elapsed()) {
+                break;
             }
         }
         result.nodes = self.nodes;
