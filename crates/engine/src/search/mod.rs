@@ -4,6 +4,7 @@
 //! make/unmake stacks. Node-limited searches are deterministic.
 
 pub mod limits;
+mod see;
 mod timeman;
 pub mod tt;
 
@@ -210,6 +211,7 @@ pub fn check_only_cycle(pos: &mut Position) -> Option<CycleVerdict> {
 pub struct Searcher {
     params: Params,
     eval: EvalTables,
+    see_values: [i32; 8],
     tunables: Tunables,
     options: SearchOptions,
     tt: TranspositionTable,
@@ -233,8 +235,10 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with these parameters and options.
     pub fn new(params: Params, options: SearchOptions) -> Searcher {
+        let eval = EvalTables::new(&params);
         Searcher {
-            eval: EvalTables::new(&params),
+            see_values: see::exchange_values(&eval.material),
+            eval,
             tunables: Tunables::new(&params),
             params,
             options,
@@ -784,6 +788,10 @@ impl Searcher {
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut order, i);
             if !in_check {
+                // Captures that lose material by exchange come last: none is worth trying.
+                if order[i] < 0 {
+                    break;
+                }
                 let victim = self.pos.piece_at(mv.to()).kind_bits() as usize;
                 if stand_pat + self.eval.material[victim] + self.tunables.delta_margin < alpha {
                     continue;
@@ -832,8 +840,17 @@ impl Searcher {
                 let victim = board[mv.to().index()];
                 if !victim.is_empty() {
                     let attacker = board[mv.from().index()];
-                    1_000_000 + self.eval.material[victim.kind_bits() as usize] * 16
-                        - self.eval.material[attacker.kind_bits() as usize] / 16
+                    let (v, a) = (
+                        self.see_values[victim.kind_bits() as usize],
+                        self.see_values[attacker.kind_bits() as usize],
+                    );
+                    let mvv_lva = v * 16 - a / 16;
+                    // A capture of a piece worth at least the capturer cannot lose material.
+                    if a <= v || see::see(board, mv, &self.see_values) >= 0 {
+                        1_000_000 + mvv_lva
+                    } else {
+                        BAD_CAPTURE + mvv_lva
+                    }
                 } else if self.killers[ply][0] == mv {
                     900_000
                 } else if self.killers[ply][1] == mv {
@@ -845,6 +862,9 @@ impl Searcher {
         }
     }
 }
+
+/// Order score of captures that lose material by exchange: after every quiet move.
+const BAD_CAPTURE: i32 = -1_000_000;
 
 /// Selection step: swaps the best-scored remaining move into place `i` and returns it.
 #[inline]
