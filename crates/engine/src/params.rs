@@ -185,6 +185,8 @@ const SCALARS: &[(&str, i32, i32, i32, i32, &str, bool)] = &[
     ("search.futility_margin", 120, 0, 400, 10, "search", false),
     ("search.delta_margin", 200, 0, 800, 20, "search", false),
     ("search.aspiration", 30, 5, 200, 5, "search", false),
+    ("search.lmp_base", 3, 0, 30, 1, "search", false),
+    ("search.futility_quiet", 110, 0, 400, 10, "search", false),
 ];
 
 /// Defaults measured by Texel tuning (`chuhan tune texel` on 197,323 self-play positions;

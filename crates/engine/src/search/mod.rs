@@ -113,6 +113,8 @@ struct Tunables {
     futility_margin: i32,
     delta_margin: i32,
     aspiration: i32,
+    lmp_base: usize,
+    futility_quiet: i32,
     lmr: [[u8; 64]; 64],
 }
 
@@ -136,6 +138,8 @@ impl Tunables {
             futility_margin: get("search.futility_margin"),
             delta_margin: get("search.delta_margin"),
             aspiration: get("search.aspiration"),
+            lmp_base: get("search.lmp_base").max(0) as usize,
+            futility_quiet: get("search.futility_quiet"),
             lmr,
         }
     }
@@ -659,9 +663,30 @@ impl Searcher {
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = self.killers[ply].contains(&mv);
+            // Shallow pruning at non-PV nodes once a move has a score: quiet moves late in
+            // the list or unable to lift the static evaluation to alpha, and captures that
+            // lose material by exchange. Checking moves are always searched.
+            let prune = self.options.futility
+                && !pv_node
+                && !in_check
+                && depth <= 4
+                && best_score > -MATE_BOUND
+                && !is_killer
+                && mv != tt_move
+                && if capture {
+                    depth <= 2 && order[i] < 0
+                } else {
+                    legal > self.tunables.lmp_base + (depth * depth) as usize
+                        || (depth <= 3
+                            && static_eval + self.tunables.futility_quiet * depth <= alpha)
+                };
             self.make(mv);
-            self.nodes += 1;
             let gives_check = self.pos.in_check();
+            if prune && !gives_check {
+                self.unmake();
+                continue;
+            }
+            self.nodes += 1;
             let ext = i32::from(self.options.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             let score = if legal == 1 {
