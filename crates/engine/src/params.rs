@@ -169,7 +169,7 @@ const SCALARS: &[(&str, i32, i32, i32, i32, &str, bool)] = &[
     ("material.elephant", 200, 100, 350, 10, "material", true),
     ("material.horse", 430, 300, 600, 10, "material", true),
     ("material.chariot", 920, 700, 1500, 20, "material", true),
-    ("material.cannon", 450, 300, 600, 10, "material", true),
+    ("material.cannon", 450, 250, 600, 10, "material", true),
     ("eval.tempo", 3, -20, 40, 2, "eval", true),
     // Optional terms: weights are zero (off) until an SPRT says they win.
     ("eval.mobility.horse", 0, -10, 20, 1, "eval", false),
