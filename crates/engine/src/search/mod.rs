@@ -3,6 +3,7 @@
 //! history, moves picked one at a time, mate scores `-MATE + ply`, repetition judged from the
 //! make/unmake stacks. Node-limited searches are deterministic.
 
+mod history;
 pub mod limits;
 mod see;
 mod timeman;
@@ -12,7 +13,7 @@ use crate::eval::EvalTables;
 use crate::params::{self, Params};
 use crate::xiangqi::movegen::{GenKind, MoveList};
 use crate::xiangqi::position::Position;
-use crate::xiangqi::types::{Color, Move, PieceKind, SQUARE_COUNT};
+use crate::xiangqi::types::{Color, Move, PieceKind};
 pub use limits::Limits;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
@@ -219,7 +220,7 @@ pub struct Searcher {
     tunables: Tunables,
     options: SearchOptions,
     tt: TranspositionTable,
-    history: Vec<i32>,
+    history: history::History,
     killers: [[Move; 2]; MAX_PLY + 1],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -247,7 +248,7 @@ impl Searcher {
             params,
             options,
             tt: TranspositionTable::new(options.tt_mb),
-            history: vec![0; SQUARE_COUNT * SQUARE_COUNT],
+            history: history::History::new(),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -282,7 +283,7 @@ impl Searcher {
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.history.clear();
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
     }
 
@@ -360,9 +361,7 @@ impl Searcher {
         self.start = Instant::now();
         self.root_side = pos.side_to_move();
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 4;
-        }
+        self.history.age();
 
         let mut moves: Vec<Move> = self.pos.legal_moves().iter().copied().collect();
         if !root_moves.is_empty() {
@@ -651,6 +650,9 @@ impl Searcher {
         let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
         self.score_moves(&list, &mut order, tt_move, ply);
 
+        let prev_move = self.pos.history().last().map_or(Move::NONE, |st| st.mv);
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0;
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
@@ -705,6 +707,8 @@ impl Searcher {
                     if pv_node {
                         r -= 1;
                     }
+                    // Moves that often refuted others are reduced less, rarely good ones more.
+                    r -= self.history.quiet(mv) * 2 / history::HISTORY_MAX;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -720,6 +724,10 @@ impl Searcher {
             self.unmake();
             if self.stopped {
                 return 0;
+            }
+            if !capture && score < beta && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
             }
             if score > best_score {
                 best_score = score;
@@ -741,8 +749,8 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = mv;
                             }
-                            let h = &mut self.history[mv.history_index()];
-                            *h = (*h + depth * depth).min(60_000);
+                            self.history
+                                .reward(mv, &quiets_tried[..quiet_count], prev_move, depth);
                         }
                         break;
                     }
@@ -858,6 +866,9 @@ impl Searcher {
 
     fn score_moves(&self, list: &MoveList, order: &mut [i32], tt_move: Move, ply: usize) {
         let board = self.pos.board();
+        let counter = self
+            .history
+            .counter(self.pos.history().last().map_or(Move::NONE, |st| st.mv));
         for (i, &mv) in list.iter().enumerate() {
             order[i] = if mv == tt_move {
                 2_000_000
@@ -880,8 +891,10 @@ impl Searcher {
                     900_000
                 } else if self.killers[ply][1] == mv {
                     899_000
+                } else if counter == mv {
+                    898_000
                 } else {
-                    self.history[mv.history_index()]
+                    self.history.quiet(mv)
                 }
             };
         }
