@@ -179,8 +179,8 @@ fn a_base_config_is_the_starting_point_and_is_kept() {
     assert!(!config.options.lmr);
     let cannon = config.params.value("material.cannon").unwrap();
     assert!(
-        (444..=456).contains(&cannon),
-        "3 steps of 2 from 450: {cannon}"
+        (367..=379).contains(&cannon),
+        "3 steps of 2 from 373: {cannon}"
     );
 }
 

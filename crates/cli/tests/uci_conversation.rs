@@ -73,7 +73,7 @@ fn full_conversation() {
         .any(|l| l.starts_with("option name Level type combo")));
     assert!(intro
         .iter()
-        .any(|l| l == "option name material.horse type spin default 430 min 300 max 600"));
+        .any(|l| l == "option name material.horse type spin default 490 min 300 max 600"));
     e.send("isready");
     e.until("readyok");
 

@@ -96,11 +96,11 @@ fn parameter_table_is_consistent() {
     assert!(p.set("material.horse", 5000).is_err());
     assert!(p.set("material.queen", 900).is_err());
     assert_eq!(p.overrides(), vec![("material.horse", 450)]);
-    // Published starting values.
+    // Published defaults: the Texel-tuned values (docs/strength.md).
     let d = Params::default();
-    assert_eq!(d.value("material.soldier"), Ok(100));
-    assert_eq!(d.value("material.chariot"), Ok(920));
-    assert_eq!(d.value("eval.tempo"), Ok(3));
+    assert_eq!(d.value("material.soldier"), Ok(140));
+    assert_eq!(d.value("material.chariot"), Ok(1200));
+    assert_eq!(d.value("eval.tempo"), Ok(0));
     assert_eq!(d.value("search.contempt"), Ok(20));
 }
 

@@ -12,7 +12,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Maximum nodes.
     pub nodes: Option<u64>,
-    /// Time after which no new iteration starts (a new one starts only before 55% of it).
+    /// The optimum time on a clock: no new iteration starts after about 60% of it, stretched
+    /// while the best move changes or the score falls, shrunk while it is stable. Equal to
+    /// `hard_time`, a fixed move time used in full.
     pub soft_time: Option<Duration>,
     /// Time after which the search stops at once.
     pub hard_time: Option<Duration>,

@@ -3,7 +3,11 @@
 //! history, moves picked one at a time, mate scores `-MATE + ply`, repetition judged from the
 //! make/unmake stacks. Node-limited searches are deterministic.
 
+mod history;
 pub mod limits;
+mod movepick;
+mod see;
+mod timeman;
 pub mod tt;
 
 use crate::eval::EvalTables;
@@ -13,8 +17,9 @@ use crate::xiangqi::position::Position;
 pub use crate::xiangqi::rules::{
     asian_cycle, check_only_cycle, judge_for, CycleVerdict, RepetitionJudge,
 };
-use crate::xiangqi::types::{Color, Move, PieceKind, SQUARE_COUNT};
+use crate::xiangqi::types::{Color, Move, PieceKind};
 pub use limits::Limits;
+use movepick::pick;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 
@@ -114,6 +119,8 @@ struct Tunables {
     futility_margin: i32,
     delta_margin: i32,
     aspiration: i32,
+    lmp_base: usize,
+    futility_quiet: i32,
     lmr: [[u8; 64]; 64],
 }
 
@@ -137,6 +144,8 @@ impl Tunables {
             futility_margin: get("search.futility_margin"),
             delta_margin: get("search.delta_margin"),
             aspiration: get("search.aspiration"),
+            lmp_base: get("search.lmp_base").max(0) as usize,
+            futility_quiet: get("search.futility_quiet"),
             lmr,
         }
     }
@@ -146,10 +155,11 @@ impl Tunables {
 pub struct Searcher {
     params: Params,
     eval: EvalTables,
+    see_values: [i32; 8],
     tunables: Tunables,
     options: SearchOptions,
     tt: TranspositionTable,
-    history: Vec<i32>,
+    history: history::History,
     killers: [[Move; 2]; MAX_PLY + 1],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -169,13 +179,15 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with these parameters and options.
     pub fn new(params: Params, options: SearchOptions) -> Searcher {
+        let eval = EvalTables::new(&params);
         Searcher {
-            eval: EvalTables::new(&params),
+            see_values: see::exchange_values(&eval.material),
+            eval,
             tunables: Tunables::new(&params),
             params,
             options,
             tt: TranspositionTable::new(options.tt_mb),
-            history: vec![0; SQUARE_COUNT * SQUARE_COUNT],
+            history: history::History::new(),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -210,7 +222,7 @@ impl Searcher {
     /// Forgets everything learned (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.history.clear();
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
     }
 
@@ -288,9 +300,7 @@ impl Searcher {
         self.start = Instant::now();
         self.root_side = pos.side_to_move();
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 4;
-        }
+        self.history.age();
 
         let mut moves: Vec<Move> = self.pos.legal_moves().iter().copied().collect();
         if !root_moves.is_empty() {
@@ -335,6 +345,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 8);
         let mut scores: Vec<(Move, i32)> = moves.iter().map(|&m| (m, -INFINITE)).collect();
         let mut prev_score = 0;
+        let mut timer = timeman::TimeManager::new(limits);
         for depth in 1..=max_depth {
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut window = self.tunables.aspiration;
@@ -392,10 +403,8 @@ impl Searcher {
             if is_mate_score(score) && depth as i32 > MATE - score.abs() + 2 {
                 break;
             }
-            if let Some(soft) = limits.soft_time() {
-                if self.start.elapsed() >= soft.mul_f64(0.55) {
-                    break;
-                }
+            if timer.stop_after_iteration(result.best_move, score, self.start.elapsed()) {
+                break;
             }
         }
         result.nodes = self.nodes;
@@ -580,6 +589,9 @@ impl Searcher {
         let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
         self.score_moves(&list, &mut order, tt_move, ply);
 
+        let prev_move = self.pos.history().last().map_or(Move::NONE, |st| st.mv);
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0;
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
@@ -592,9 +604,30 @@ impl Searcher {
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = self.killers[ply].contains(&mv);
+            // Shallow pruning at non-PV nodes once a move has a score: quiet moves late in
+            // the list or unable to lift the static evaluation to alpha, and captures that
+            // lose material by exchange. Checking moves are always searched.
+            let prune = self.options.futility
+                && !pv_node
+                && !in_check
+                && depth <= 4
+                && best_score > -MATE_BOUND
+                && !is_killer
+                && mv != tt_move
+                && if capture {
+                    depth <= 2 && order[i] < 0
+                } else {
+                    legal > self.tunables.lmp_base + (depth * depth) as usize
+                        || (depth <= 3
+                            && static_eval + self.tunables.futility_quiet * depth <= alpha)
+                };
             self.make(mv);
-            self.nodes += 1;
             let gives_check = self.pos.in_check();
+            if prune && !gives_check {
+                self.unmake();
+                continue;
+            }
+            self.nodes += 1;
             let ext = i32::from(self.options.check_extension && gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             let score = if legal == 1 {
@@ -613,6 +646,8 @@ impl Searcher {
                     if pv_node {
                         r -= 1;
                     }
+                    // Moves that often refuted others are reduced less, rarely good ones more.
+                    r -= self.history.quiet(mv) * 2 / history::HISTORY_MAX;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -628,6 +663,10 @@ impl Searcher {
             self.unmake();
             if self.stopped {
                 return 0;
+            }
+            if !capture && score < beta && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
             }
             if score > best_score {
                 best_score = score;
@@ -649,8 +688,8 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = mv;
                             }
-                            let h = &mut self.history[mv.history_index()];
-                            *h = (*h + depth * depth).min(60_000);
+                            self.history
+                                .reward(mv, &quiets_tried[..quiet_count], prev_move, depth);
                         }
                         break;
                     }
@@ -721,6 +760,10 @@ impl Searcher {
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut order, i);
             if !in_check {
+                // Captures that lose material by exchange come last: none is worth trying.
+                if order[i] < 0 {
+                    break;
+                }
                 let victim = self.pos.piece_at(mv.to()).kind_bits() as usize;
                 if stand_pat + self.eval.material[victim] + self.tunables.delta_margin < alpha {
                     continue;
@@ -759,45 +802,6 @@ impl Searcher {
             + self.pos.count(c, PieceKind::Horse) as i32;
         n >= 2
     }
-
-    fn score_moves(&self, list: &MoveList, order: &mut [i32], tt_move: Move, ply: usize) {
-        let board = self.pos.board();
-        for (i, &mv) in list.iter().enumerate() {
-            order[i] = if mv == tt_move {
-                2_000_000
-            } else {
-                let victim = board[mv.to().index()];
-                if !victim.is_empty() {
-                    let attacker = board[mv.from().index()];
-                    1_000_000 + self.eval.material[victim.kind_bits() as usize] * 16
-                        - self.eval.material[attacker.kind_bits() as usize] / 16
-                } else if self.killers[ply][0] == mv {
-                    900_000
-                } else if self.killers[ply][1] == mv {
-                    899_000
-                } else {
-                    self.history[mv.history_index()]
-                }
-            };
-        }
-    }
-}
-
-/// Selection step: swaps the best-scored remaining move into place `i` and returns it.
-#[inline]
-fn pick(list: &mut MoveList, order: &mut [i32], i: usize) -> Move {
-    let n = list.len();
-    let mut best = i;
-    for j in i + 1..n {
-        if order[j] > order[best] {
-            best = j;
-        }
-    }
-    if best != i {
-        order.swap(i, best);
-        list.as_mut_slice().swap(i, best);
-    }
-    list.as_slice()[i]
 }
 
 fn score_to_tt(score: i32, ply: usize) -> i32 {

@@ -152,7 +152,7 @@ mod tests {
             select_params(&["search"], true),
             Err(SelectError::EmptyGroup("search".into()))
         );
-        assert_eq!(select_params(&["search"], false).unwrap().len(), 9);
+        assert_eq!(select_params(&["search"], false).unwrap().len(), 11);
         let chariot = select_params(&["pst.chariot"], true).unwrap();
         assert_eq!(chariot.len(), 50);
         assert!(chariot

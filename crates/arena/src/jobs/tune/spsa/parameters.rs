@@ -238,9 +238,9 @@ mod tests {
         let p = params_from_names("material.horse, eval.tempo", &Params::default()).unwrap();
         assert_eq!(
             p[0],
-            param("material.horse", 430.0, 300.0, 600.0, 15.0, 0.002)
+            param("material.horse", 490.0, 300.0, 600.0, 15.0, 0.002)
         );
-        assert_eq!(p[1], param("eval.tempo", 3.0, -20.0, 40.0, 3.0, 0.002));
+        assert_eq!(p[1], param("eval.tempo", 0.0, -20.0, 40.0, 3.0, 0.002));
         assert!(params_from_names("material.queen", &Params::default()).is_err());
         assert!(params_from_names("", &Params::default()).is_err());
     }

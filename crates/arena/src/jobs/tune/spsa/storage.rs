@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn tuned_toml_loads_with_the_tuned_values() {
         let s = spsa(
-            vec![param("material.horse", 430.0, 300.0, 600.0, 15.0, 0.002)],
+            vec![param("material.horse", 490.0, 300.0, 600.0, 15.0, 0.002)],
             10,
             0,
             1,

@@ -223,7 +223,7 @@ mod tests {
             }],
             start: vec![440.0, 460.0],
             // Horse back to its default, cannon moved.
-            weights: vec![430.2, 471.6],
+            weights: vec![490.2, 471.6],
         };
         let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
         assert!(text.contains("# a note\nname = \"texel\""), "{text}");
@@ -233,7 +233,7 @@ mod tests {
         let c = crate::play::config::parse_engine_config(&text, "t.toml", "x", &[]).unwrap();
         assert_eq!(c.name, "texel");
         assert_eq!(c.params, outcome.params(&problem));
-        assert_eq!(c.params.value("material.horse"), Ok(430));
+        assert_eq!(c.params.value("material.horse"), Ok(490));
         assert_eq!(c.options, base.options);
         let mut level = c.level.unwrap();
         level.name = "medium".into();
@@ -261,7 +261,7 @@ mod tests {
             initial: losses(0, 0.2, 0.21),
             history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.19)],
             start: problem.start_weights(),
-            weights: vec![100.0, 200.0, 200.0, 450.4, 900.0, 452.0],
+            weights: vec![140.0, 140.0, 134.0, 510.4, 1180.0, 375.0],
         };
         let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
         assert!(s.starts_with("data: x\nK: 0.750000 (fitted)\n"), "{s}");
@@ -286,7 +286,7 @@ mod tests {
         let chariot = s.find("material.chariot").unwrap();
         let cannon = s.find("material.cannon").unwrap();
         assert!(horse < chariot && chariot < cannon, "largest first: {s}");
-        assert!(s.contains("920 ->   900  (-20, 900.00)"), "{s}");
+        assert!(s.contains("1200 ->  1180  (-20, 1180.00)"), "{s}");
         assert!(
             !s.contains("material.soldier"),
             "unchanged ones are not listed: {s}"
