@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(&again, s, "setup round trip via {fen:?}");
             assert_eq!(again.to_fen(), fen, "to_fen is stable");
             assert_eq!(
-                Position::from_setup(s.clone()).ok(),
+                Position::from_setup(*s).ok(),
                 position.clone().ok(),
                 "from_fen = parse + from_setup"
             );
