@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 20: about 2 minutes plus the build)
 #
 # Each target starts from its committed seed corpus (fuzz/corpus/<target>/) and keeps what it
-# learns in fuzz/corpus-run/<target>/ (not committed), so repeated runs go deeper. Built with
-# debug assertions and overflow checks (cargo fuzz's default). A crash, assertion failure,
+# learns in fuzz/corpus-run/<target>/ (not committed), so repeated runs go deeper; the tokens
+# of fuzz/dict/<target>.dict are used when there is one. Built with debug assertions and
+# overflow checks (cargo fuzz's default). A crash, assertion failure,
 # out-of-memory or timeout makes the script print the input's path and exit 1; reproduce it
 # with `cd fuzz && cargo +nightly fuzz run <target> <path>`. Needs the nightly toolchain;
 # installs cargo-fuzz when it is missing.
@@ -44,10 +45,13 @@ for target in $(cargo +nightly fuzz list); do
     mkdir -p "corpus-run/$target" "corpus/$target"
     log="corpus-run/$target.log"
     echo "fuzz.sh: $target for ${secs}s"
+    # The target's tokens (Chinese characters, PGN tags...) are hard to reach by mutating bytes.
+    dict=()
+    [ -f "dict/$target.dict" ] && dict=(-dict="dict/$target.dict")
     # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a runaway allocation is a
     # failure, not a swapping machine.
     cargo +nightly fuzz run "$target" "corpus-run/$target" "corpus/$target" -- \
-        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+        ${dict[@]+"${dict[@]}"} -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
         -print_final_stats=1 >"$log" 2>&1
     rc=$?
     grep -a -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units|^stat::average_exec_per_sec' "$log"
