@@ -1,7 +1,12 @@
 //! Run folders written by an earlier version still resume: `tests/data/runs/` holds a match, an
 //! SPRT and an SPSA run made by the `chuhan` of commit 0d3d22b (before the arena was layered),
 //! each cut short with a truncated last line, as an interrupted run leaves it. Resuming them
-//! must finish the run with exactly the games (and SPSA trajectory) that version played.
+//! must keep every complete game (and SPSA iteration) already in the folder, byte for byte, and
+//! finish the run with the games the current engine plays from there. The openings of the
+//! remaining pairs are generated with the engine's evaluation, so `*.expected.csv` is the
+//! current engine's continuation: regenerate it (resume a copy of the fixture and copy its
+//! games.csv / spsa.csv) when a functional engine change updates the bench signature, and say
+//! so in that commit. It was last made with bench signature 456130.
 
 mod common;
 
@@ -47,6 +52,13 @@ fn games_without_time(path: &Path) -> Vec<Vec<String>> {
     rows
 }
 
+/// The lines of `path` that end with a newline (a truncated last line is left out).
+fn complete_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let end = text.rfind('\n').map_or(0, |i| i + 1);
+    text[..end].lines().map(String::from).collect()
+}
+
 fn resumes_with_the_old_games(command: &[&str], name: &str) {
     let dir = copy_of(name);
     let mut args = command.to_vec();
@@ -55,6 +67,13 @@ fn resumes_with_the_old_games(command: &[&str], name: &str) {
     assert_eq!(code, 0, "{out}\n{err}");
     let expected = games_without_time(&data(&format!("{name}.expected.csv")));
     let got = games_without_time(&dir.join("games.csv"));
+    // Every complete game of the old folder is kept as it was.
+    let old = complete_lines(&data(name).join("games.csv"));
+    let new = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    assert!(old.len() > 1, "the fixture has games");
+    for line in &old {
+        assert!(new.lines().any(|l| l == line), "old game lost: {line}");
+    }
     assert_eq!(got.len(), expected.len(), "{out}");
     assert_eq!(got, expected, "the resumed run played other games");
     assert!(dir.join("summary.csv").exists());
@@ -85,6 +104,12 @@ fn an_old_spsa_folder_resumes_with_the_same_trajectory() {
     assert_eq!(code, 0, "{out}\n{err}");
     let expected = std::fs::read_to_string(data("spsa.expected.csv")).unwrap();
     let got = std::fs::read_to_string(dir.join("spsa.csv")).unwrap();
+    let old = complete_lines(&data("spsa").join("spsa.csv"));
+    assert!(old.len() > 1, "the fixture has iterations");
+    assert!(
+        got.lines().zip(&old).all(|(g, o)| g == o),
+        "the old iterations were not kept:\n{got}"
+    );
     assert_eq!(got, expected, "the resumed run took another trajectory");
     assert!(dir.join("tuned.toml").exists() && dir.join("spsa.svg").exists());
 }
