@@ -51,6 +51,17 @@ pub fn parse_counts(text: &str) -> anyhow::Result<Counts> {
             nums.len()
         ),
     };
+    // The estimators sum the counts; a sum past u64::MAX would wrap (or panic in a debug build).
+    let fits = match &counts {
+        Counts::Trinomial(t) => t.checked_total().is_some(),
+        Counts::Pentanomial(p) => p.checked_games().is_some(),
+    };
+    if !fits {
+        bail!(
+            "--counts '{text}': the number of games does not fit in 64 bits ({} at most)",
+            u64::MAX
+        );
+    }
     if nums.iter().all(|&n| n == 0) {
         bail!("--counts '{text}': all counts are zero; there is nothing to estimate");
     }
