@@ -75,13 +75,13 @@ fn run_single(
         let parts = divided(&pos, depth, threads)?;
         if show_divide {
             for (mv, n) in &parts {
-                println!("{mv}: {n}");
+                outln!("{mv}: {n}");
             }
         }
         parts.iter().map(|(_, n)| n).sum()
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("total: {total}");
+    outln!("total: {total}");
     eprintln!(
         "depth {depth}: {total} nodes in {secs:.3} s ({:.0} nodes/s)",
         total as f64 / secs.max(1e-9)
@@ -143,19 +143,21 @@ fn run_suite(
         match (r.failure, r.deepest) {
             (Some((d, expected, got)), _) => {
                 failed += 1;
-                println!(
+                outln!(
                     "FAIL line {}: depth {d} expected {expected} got {got}  {}",
-                    entry.line, entry.fen
+                    entry.line,
+                    entry.fen
                 );
             }
-            (None, Some((d, n))) => println!("pass line {}: D{d} {n}  {}", entry.line, entry.fen),
-            (None, None) => println!(
+            (None, Some((d, n))) => outln!("pass line {}: D{d} {n}  {}", entry.line, entry.fen),
+            (None, None) => outln!(
                 "skip line {}: no depth within --max-depth  {}",
-                entry.line, entry.fen
+                entry.line,
+                entry.fen
             ),
         }
     }
-    println!(
+    outln!(
         "positions: {}  passed: {}  failed: {failed}  nodes: {nodes}  seconds: {secs:.3}  nodes/s: {:.0}",
         suite.len(),
         suite.len() - failed,

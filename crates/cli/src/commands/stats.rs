@@ -110,32 +110,34 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
             obj["upper"] = s.upper_bound().into();
             obj["verdict"] = verdict_name(s.verdict(l)).into();
         }
-        println!("{obj}");
+        outln!("{obj}");
         return Ok(EXIT_OK);
     }
-    println!("games:      {}", estimate.games);
-    println!(
+    outln!("games:      {}", estimate.games);
+    outln!(
         "Elo:        {:.2} ± {:.2} (95%)",
-        estimate.elo, estimate.elo_ci95
+        estimate.elo,
+        estimate.elo_ci95
     );
-    println!(
+    outln!(
         "nElo:       {:.2} ± {:.2} (95%)",
-        estimate.nelo, estimate.nelo_ci95
+        estimate.nelo,
+        estimate.nelo_ci95
     );
-    println!("LOS:        {:.2}%", 100.0 * estimate.los);
+    outln!("LOS:        {:.2}%", 100.0 * estimate.los);
     match estimate.draw_ratio {
-        Some(d) => println!("draw ratio: {:.2}%", 100.0 * d),
+        Some(d) => outln!("draw ratio: {:.2}%", 100.0 * d),
         None => {
-            println!("draw ratio: unknown (pair counts do not say how many pairs were two draws)")
+            outln!("draw ratio: unknown (pair counts do not say how many pairs were two draws)")
         }
     }
     if let (Some(s), Some(l)) = (&sprt, llr) {
-        println!(
+        outln!(
             "LLR:        {l:.4} (lower {:.4}, upper {:.4})",
             s.lower_bound(),
             s.upper_bound()
         );
-        println!("verdict:    {}", verdict_name(s.verdict(l)));
+        outln!("verdict:    {}", verdict_name(s.verdict(l)));
     }
     Ok(EXIT_OK)
 }
