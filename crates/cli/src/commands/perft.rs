@@ -12,6 +12,10 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
+    // Depth 0 checks nothing: a gate run with it would pass having counted no move.
+    if args.max_depth == Some(0) {
+        anyhow::bail!("--max-depth must be at least 1");
+    }
     if let Some(fen) = &args.fen {
         let depth = args.depth.context("--fen needs --depth")?;
         let pos = match Position::from_fen(fen) {
@@ -38,6 +42,26 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
+    // A suite that checks nothing must not pass: an empty file, or every depth skipped.
+    if suite.is_empty() {
+        eprintln!(
+            "chuhan: error: {}: the suite has no positions",
+            path.display()
+        );
+        return Ok(EXIT_USAGE);
+    }
+    let checkable = |depth: u32| args.max_depth.map_or(true, |m| depth <= m);
+    if !suite
+        .iter()
+        .any(|e| e.expected.iter().any(|&(d, _)| checkable(d)))
+    {
+        let max = args.max_depth.map_or(String::new(), |m| format!(" {m}"));
+        eprintln!(
+            "chuhan: error: {}: the suite has no depths at or below --max-depth{max}",
+            path.display()
+        );
+        return Ok(EXIT_USAGE);
+    }
     run_suite(suite, args.max_depth, args.threads)
 }
 
