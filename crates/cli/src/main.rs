@@ -6,6 +6,8 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+#[macro_use]
+mod output;
 mod args;
 mod commands;
 
@@ -40,6 +42,8 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // A write to a closed stdout propagated with `?` ends as quietly as one through `outln!`.
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
             eprintln!("chuhan: error: {err:#}");
             ExitCode::from(EXIT_USAGE)

@@ -79,6 +79,39 @@ fn suite_pass_fail_and_unusable_input() {
     ]);
     assert_eq!(code, 0);
 
+    // A gate that would check nothing fails instead of passing.
+    let (code, out, err) = chuhan(&[
+        "perft",
+        "--suite",
+        good.to_str().unwrap(),
+        "--max-depth",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("--max-depth must be at least 1"), "{err}");
+    let deep = temp_file("deep.epd", &format!("{START} ;D3 79666\n"));
+    let (code, out, err) = chuhan(&[
+        "perft",
+        "--suite",
+        deep.to_str().unwrap(),
+        "--max-depth",
+        "2",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("deep.epd") && err.contains("no depths at or below --max-depth 2"),
+        "{err}"
+    );
+    for (name, text) in [("empty.epd", ""), ("comments.epd", "# only a comment\n\n")] {
+        let empty = temp_file(name, text);
+        let (code, out, err) = chuhan(&["perft", "--suite", empty.to_str().unwrap()]);
+        assert_eq!(code, 2, "{name}: {out}");
+        assert!(
+            err.contains(name) && err.contains("the suite has no positions"),
+            "{name}: {err}"
+        );
+    }
+
     let malformed = temp_file("bad.epd", &format!("{START} ;D1 44\n{START} ;D2 x\n"));
     let (code, _, err) = chuhan(&["perft", "--suite", malformed.to_str().unwrap()]);
     assert_eq!(code, 2);

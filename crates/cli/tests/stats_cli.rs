@@ -112,6 +112,9 @@ fn bad_counts_exit_2_naming_the_problem() {
         ("1,x,3", "'x'"),
         ("1,-2,3", "'-2'"),
         ("0,0,0", "all counts are zero"),
+        ("18446744073709551615,1,1", "does not fit in 64 bits"),
+        ("18446744073709551615,0,0,0,1", "does not fit in 64 bits"),
+        ("9223372036854775808,0,0,0,0", "does not fit in 64 bits"),
     ] {
         let (code, out, err) = stats(&["--counts", counts]);
         assert_eq!(code, 2, "{counts}: {out}{err}");

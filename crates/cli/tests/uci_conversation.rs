@@ -67,7 +67,7 @@ fn full_conversation() {
     assert!(intro.iter().any(|l| l.starts_with("id name Chuhan")));
     assert!(intro
         .iter()
-        .any(|l| l == "option name Hash type spin default 16 min 1 max 65536"));
+        .any(|l| l == "option name Hash type spin default 16 min 1 max 4096"));
     assert!(intro
         .iter()
         .any(|l| l.starts_with("option name Level type combo")));
@@ -116,6 +116,12 @@ fn full_conversation() {
             "unknown option 'Nonsense'",
         ),
         ("setoption name Level value grandmaster", "unknown level"),
+        // Refused before allocating (48 GiB once rounded): the old table stays, as the
+        // node-limited search below shows.
+        (
+            "setoption name Hash value 65536",
+            "Hash value '65536' is not 1..4096",
+        ),
         ("go nodes many", "needs a number"),
         ("go sideways 3", "unknown go parameter"),
     ] {

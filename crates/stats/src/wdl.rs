@@ -84,6 +84,12 @@ impl Trinomial {
         self.losses + self.draws + self.wins
     }
 
+    /// Number of games, or `None` when it does not fit in a `u64` (counts read from input
+    /// must be checked with this before [`Trinomial::total`] is used).
+    pub fn checked_total(&self) -> Option<u64> {
+        self.losses.checked_add(self.draws)?.checked_add(self.wins)
+    }
+
     /// Records one game with score `score` (0, 0.5 or 1) for this player.
     pub fn add_game(&mut self, score: f64) -> Result<(), InvalidScore> {
         self.add_outcome(Outcome::from_score(score)?);
@@ -174,6 +180,15 @@ impl Pentanomial {
     /// Number of games (twice the number of pairs).
     pub fn games(&self) -> u64 {
         2 * self.total()
+    }
+
+    /// Number of games (twice the pairs), or `None` when it does not fit in a `u64`; also
+    /// guards the game-level sums of [`Pentanomial::to_trinomial`], which are never larger.
+    pub fn checked_games(&self) -> Option<u64> {
+        self.counts
+            .iter()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))?
+            .checked_mul(2)
     }
 
     /// Records a game pair from the scores (0, 0.5 or 1) of both games, from the same player's view.
@@ -269,6 +284,24 @@ mod tests {
             .unwrap()
             .with_draw_ratio(&Trinomial::new(7, 5, 4));
         close(e.draw_ratio.unwrap(), 5.0 / 16.0, 1e-12);
+    }
+
+    #[test]
+    fn checked_sums_refuse_overflow() {
+        assert_eq!(Trinomial::new(1, 2, 3).checked_total(), Some(6));
+        assert_eq!(Trinomial::new(u64::MAX, 1, 1).checked_total(), None);
+        assert_eq!(
+            Pentanomial::from_counts([1, 2, 3, 4, 5]).checked_games(),
+            Some(30)
+        );
+        assert_eq!(
+            Pentanomial::from_counts([u64::MAX, 0, 0, 0, 1]).checked_games(),
+            None
+        );
+        assert_eq!(
+            Pentanomial::from_counts([1 << 63, 0, 0, 0, 0]).checked_games(),
+            None
+        );
     }
 
     #[test]

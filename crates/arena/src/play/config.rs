@@ -2,6 +2,7 @@
 //! (and the line, where the TOML parser knows it).
 
 use anyhow::{anyhow, bail, Context};
+use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::{EngineConfig, Level, Params, SearchOptions};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -162,8 +163,8 @@ pub fn parse_engine_config(
     };
     let mut options = SearchOptions::default();
     if let Some(mb) = t.tt_mb {
-        if mb == 0 || mb > 65_536 {
-            bail!("{source}: tt_mb = {mb} must be between 1 and 65536");
+        if mb == 0 || mb > MAX_TT_MB {
+            bail!("{source}: tt_mb = {mb} must be between 1 and {MAX_TT_MB}");
         }
         options.tt_mb = mb;
     }
@@ -279,8 +280,10 @@ pub fn apply_overrides(config: &mut EngineConfig, mods: &str, spec: &str) -> any
             }
         } else if key == "tt_mb" {
             let mb = int()?;
-            if !(1..=65_536).contains(&mb) {
-                return Err(bad());
+            if !(1..=MAX_TT_MB as i64).contains(&mb) {
+                return Err(anyhow!(
+                    "player '{spec}': tt_mb = '{value}' must be between 1 and {MAX_TT_MB}"
+                ));
             }
             config.options.tt_mb = mb as usize;
         } else {
@@ -379,6 +382,15 @@ mod tests {
         assert!(e.contains("grandmaster") && e.contains("easy"), "{e}");
         let e = err("tt_mb = 0");
         assert!(e.contains("tt_mb"), "{e}");
+        // Refused before allocating: 65536 MB would be a 48 GiB table.
+        let e = err("tt_mb = 65536");
+        assert!(e.contains("bad.toml") && e.contains("tt_mb = 65536"), "{e}");
+        assert!(e.contains("between 1 and 4096"), "{e}");
+        let e = resolve_engine("default:tt_mb=65536", &builtin_levels())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("tt_mb = '65536'") && e.contains("4096"), "{e}");
+        assert!(resolve_engine("default:tt_mb=4096", &builtin_levels()).is_ok());
         let e = parse_levels("[x]\nrandom_rate = 2.0", "lv.toml")
             .unwrap_err()
             .to_string();

@@ -12,9 +12,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     for (fen, n) in chuhan_engine::bench::BENCH_FENS.iter().zip(&r.per_position) {
         eprintln!("{n:>10}  {fen}");
     }
-    println!("depth: {}", args.depth);
-    println!("nodes: {}", r.nodes);
-    println!("seconds: {:.3}", r.elapsed.as_secs_f64());
-    println!("nps: {:.0}", r.nps());
+    outln!("depth: {}", args.depth);
+    outln!("nodes: {}", r.nodes);
+    outln!("seconds: {:.3}", r.elapsed.as_secs_f64());
+    outln!("nps: {:.0}", r.nps());
     Ok(EXIT_OK)
 }

@@ -22,13 +22,13 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
     let knob = settings.knob;
     let mut on_event = |event: CalibrationEvent| match event {
         CalibrationEvent::Grid(fit) => {
-            println!("grid ({} {}):", knob.key(), settings.base);
-            println!("{}", table(&RATING_HEADER, &fit.rating_rows()));
+            outln!("grid ({} {}):", knob.key(), settings.base);
+            outln!("{}", table(&RATING_HEADER, &fit.rating_rows()));
             for note in &fit.notes {
-                println!("note: {note}");
+                outln!("note: {note}");
             }
         }
-        CalibrationEvent::Placed { values, specs } => println!(
+        CalibrationEvent::Placed { values, specs } => outln!(
             "{}",
             table(
                 &["level", "target", knob.key(), "spec"],
@@ -56,11 +56,11 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                     ]
                 })
                 .collect();
-            println!(
+            outln!(
                 "validation (adjacent levels, {} pairs each):",
                 settings.validate_pairs
             );
-            println!(
+            outln!(
                 "{}",
                 table(
                     &["levels", "target", "measured", "95% interval", "check"],
@@ -68,7 +68,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                 )
             );
             for note in &analysis.notes {
-                println!("note: {note}");
+                outln!("note: {note}");
             }
         }
     };
@@ -81,13 +81,13 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
     )?;
     let failed = gaps.iter().filter(|c| !c.pass).count();
     if failed > 0 && args.strict {
-        println!(
+        outln!(
             "{failed} gap(s) outside their interval; results in {}",
             dir.display()
         );
         return Ok(EXIT_FAIL);
     }
-    println!(
+    outln!(
         "levels written to {}; results in {}",
         dir.join("levels.toml").display(),
         dir.display()

@@ -43,7 +43,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         args.session.concurrency,
         &mut |event| reporter.on(event),
     )?;
-    println!(
+    outln!(
         "wrote {games} games, {positions} positions to {} in {:.1} s",
         out.display(),
         start.elapsed().as_secs_f64()

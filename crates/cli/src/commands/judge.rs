@@ -81,9 +81,9 @@ pub fn run(args: &JudgeArgs) -> anyhow::Result<u8> {
             reason: verdict.map(|v| v.termination.as_str()),
             ply: played,
         };
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
     } else {
-        println!("{}", human_line(verdict, played));
+        outln!("{}", human_line(verdict, played));
     }
     Ok(EXIT_OK)
 }

@@ -109,9 +109,9 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
     };
     print_ratings(&outcome.analysis);
     if let Some(stop) = stop {
-        println!("stopped: {stop}");
+        outln!("stopped: {stop}");
     }
-    println!(
+    outln!(
         "played {} games in {:.1} s on {} workers; results in {}",
         outcome.finished.played,
         outcome.finished.seconds,
@@ -123,9 +123,9 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
 
 /// The rating table, the neighbour gaps and the notes of a fitted ladder.
 pub fn print_ratings(analysis: &Analysis) {
-    println!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
-    println!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
+    outln!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
+    outln!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
     for note in &analysis.notes {
-        println!("note: {note}");
+        outln!("note: {note}");
     }
 }

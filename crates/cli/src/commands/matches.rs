@@ -80,22 +80,22 @@ pub fn write_and_print_summary(
     rows: &[Vec<String>],
 ) -> anyhow::Result<()> {
     finished.dir.write_summary(header, rows)?;
-    print!("{}", table(header, rows));
-    println!();
-    print!(
+    out!("{}", table(header, rows));
+    outln!();
+    out!(
         "{}",
         table(
             &["termination", "games"],
             &termination_rows(&finished.records)
         )
     );
-    println!();
+    outln!();
     Ok(())
 }
 
 /// The last line of a match or sprt: games, time, speed, workers, folder.
 pub fn print_played(prepared: &PreparedRun, finished: &Finished) {
-    println!(
+    outln!(
         "played {} games in {:.1} s ({:.2} games/s) on {} workers; results in {}",
         finished.played,
         finished.seconds,

@@ -2,11 +2,16 @@
 
 /// Prints `name,default,min,max,step,group` for every tunable.
 pub fn run() -> anyhow::Result<u8> {
-    println!("name,default,min,max,step,group");
+    outln!("name,default,min,max,step,group");
     for d in chuhan_engine::params::table() {
-        println!(
+        outln!(
             "{},{},{},{},{},{}",
-            d.name, d.default, d.min, d.max, d.step, d.group
+            d.name,
+            d.default,
+            d.min,
+            d.max,
+            d.step,
+            d.group
         );
     }
     Ok(crate::EXIT_OK)

@@ -12,6 +12,10 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
+    // Depth 0 checks nothing: a gate run with it would pass having counted no move.
+    if args.max_depth == Some(0) {
+        anyhow::bail!("--max-depth must be at least 1");
+    }
     if let Some(fen) = &args.fen {
         let depth = args.depth.context("--fen needs --depth")?;
         let pos = match Position::from_fen(fen) {
@@ -38,6 +42,26 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
+    // A suite that checks nothing must not pass: an empty file, or every depth skipped.
+    if suite.is_empty() {
+        eprintln!(
+            "chuhan: error: {}: the suite has no positions",
+            path.display()
+        );
+        return Ok(EXIT_USAGE);
+    }
+    let checkable = |depth: u32| args.max_depth.map_or(true, |m| depth <= m);
+    if !suite
+        .iter()
+        .any(|e| e.expected.iter().any(|&(d, _)| checkable(d)))
+    {
+        let max = args.max_depth.map_or(String::new(), |m| format!(" {m}"));
+        eprintln!(
+            "chuhan: error: {}: the suite has no depths at or below --max-depth{max}",
+            path.display()
+        );
+        return Ok(EXIT_USAGE);
+    }
     run_suite(suite, args.max_depth, args.threads)
 }
 
@@ -75,13 +99,13 @@ fn run_single(
         let parts = divided(&pos, depth, threads)?;
         if show_divide {
             for (mv, n) in &parts {
-                println!("{mv}: {n}");
+                outln!("{mv}: {n}");
             }
         }
         parts.iter().map(|(_, n)| n).sum()
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("total: {total}");
+    outln!("total: {total}");
     eprintln!(
         "depth {depth}: {total} nodes in {secs:.3} s ({:.0} nodes/s)",
         total as f64 / secs.max(1e-9)
@@ -143,19 +167,21 @@ fn run_suite(
         match (r.failure, r.deepest) {
             (Some((d, expected, got)), _) => {
                 failed += 1;
-                println!(
+                outln!(
                     "FAIL line {}: depth {d} expected {expected} got {got}  {}",
-                    entry.line, entry.fen
+                    entry.line,
+                    entry.fen
                 );
             }
-            (None, Some((d, n))) => println!("pass line {}: D{d} {n}  {}", entry.line, entry.fen),
-            (None, None) => println!(
+            (None, Some((d, n))) => outln!("pass line {}: D{d} {n}  {}", entry.line, entry.fen),
+            (None, None) => outln!(
                 "skip line {}: no depth within --max-depth  {}",
-                entry.line, entry.fen
+                entry.line,
+                entry.fen
             ),
         }
     }
-    println!(
+    outln!(
         "positions: {}  passed: {}  failed: {failed}  nodes: {nodes}  seconds: {secs:.3}  nodes/s: {:.0}",
         suite.len(),
         suite.len() - failed,

@@ -165,15 +165,15 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     };
     let (e0, e1) = (settings.elo0, settings.elo1);
     match verdict {
-        Verdict::AcceptH1 => println!(
+        Verdict::AcceptH1 => outln!(
             "verdict: H1 after {} pairs: {test} - {base} = {e1} {unit} is accepted over {e0} {unit}",
             t.pairs()
         ),
-        Verdict::AcceptH0 => println!(
+        Verdict::AcceptH0 => outln!(
             "verdict: H0 after {} pairs: {test} - {base} = {e0} {unit} is accepted over {e1} {unit}",
             t.pairs()
         ),
-        Verdict::Continue => println!(
+        Verdict::Continue => outln!(
             "verdict: continue: no decision after {} pairs (the limit is {})",
             t.pairs(),
             prepared.config.pairs
@@ -181,7 +181,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     }
     let extra = finished.records.len() as u64 - t.games();
     if extra > 0 {
-        println!("({extra} games played after the stop are recorded in games.csv but not counted)");
+        outln!("({extra} games played after the stop are recorded in games.csv but not counted)");
     }
     print_played(&prepared, &finished);
     Ok(EXIT_OK)

@@ -46,15 +46,15 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
             ]
         })
         .collect();
-    print!(
+    out!(
         "{}",
         table(
             &["parameter", "start", "theta", "tuned", "min", "max"],
             &rows
         )
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{} iterations; played {} games in {:.1} s on {} workers; results in {}",
         outcome.spsa.gains.iterations,
         outcome.played,
@@ -62,8 +62,8 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
         outcome.concurrency,
         outcome.dir.display()
     );
-    println!("accept the tuned values only after an SPRT against the start values:");
-    println!("  {}", outcome.sprt_command);
+    outln!("accept the tuned values only after an SPRT against the start values:");
+    outln!("  {}", outcome.sprt_command);
     Ok(EXIT_OK)
 }
 

@@ -51,6 +51,17 @@ pub fn parse_counts(text: &str) -> anyhow::Result<Counts> {
             nums.len()
         ),
     };
+    // The estimators sum the counts; a sum past u64::MAX would wrap (or panic in a debug build).
+    let fits = match &counts {
+        Counts::Trinomial(t) => t.checked_total().is_some(),
+        Counts::Pentanomial(p) => p.checked_games().is_some(),
+    };
+    if !fits {
+        bail!(
+            "--counts '{text}': the number of games does not fit in 64 bits ({} at most)",
+            u64::MAX
+        );
+    }
     if nums.iter().all(|&n| n == 0) {
         bail!("--counts '{text}': all counts are zero; there is nothing to estimate");
     }
@@ -99,32 +110,34 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
             obj["upper"] = s.upper_bound().into();
             obj["verdict"] = verdict_name(s.verdict(l)).into();
         }
-        println!("{obj}");
+        outln!("{obj}");
         return Ok(EXIT_OK);
     }
-    println!("games:      {}", estimate.games);
-    println!(
+    outln!("games:      {}", estimate.games);
+    outln!(
         "Elo:        {:.2} ± {:.2} (95%)",
-        estimate.elo, estimate.elo_ci95
+        estimate.elo,
+        estimate.elo_ci95
     );
-    println!(
+    outln!(
         "nElo:       {:.2} ± {:.2} (95%)",
-        estimate.nelo, estimate.nelo_ci95
+        estimate.nelo,
+        estimate.nelo_ci95
     );
-    println!("LOS:        {:.2}%", 100.0 * estimate.los);
+    outln!("LOS:        {:.2}%", 100.0 * estimate.los);
     match estimate.draw_ratio {
-        Some(d) => println!("draw ratio: {:.2}%", 100.0 * d),
+        Some(d) => outln!("draw ratio: {:.2}%", 100.0 * d),
         None => {
-            println!("draw ratio: unknown (pair counts do not say how many pairs were two draws)")
+            outln!("draw ratio: unknown (pair counts do not say how many pairs were two draws)")
         }
     }
     if let (Some(s), Some(l)) = (&sprt, llr) {
-        println!(
+        outln!(
             "LLR:        {l:.4} (lower {:.4}, upper {:.4})",
             s.lower_bound(),
             s.upper_bound()
         );
-        println!("verdict:    {}", verdict_name(s.verdict(l)));
+        outln!("verdict:    {}", verdict_name(s.verdict(l)));
     }
     Ok(EXIT_OK)
 }

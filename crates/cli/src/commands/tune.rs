@@ -128,8 +128,8 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         ),
     ];
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
-    print!("{}", texel::summary_text(&header, &problem, &outcome, 20));
-    println!("seconds: {:.1}", started.elapsed().as_secs_f64());
-    println!("written: {}", out.display());
+    out!("{}", texel::summary_text(&header, &problem, &outcome, 20));
+    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
+    outln!("written: {}", out.display());
     Ok(EXIT_OK)
 }

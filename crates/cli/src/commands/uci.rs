@@ -4,6 +4,7 @@
 
 use chuhan_arena::play::config::{builtin_levels, find_level};
 use chuhan_engine::params;
+use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::search::uci_score;
 use chuhan_engine::{Engine, EngineConfig, Level, Limits, Move, Position, SearchInfo};
 use std::io::{BufRead, Write};
@@ -111,7 +112,9 @@ impl Session {
     fn cmd_uci(&self) {
         self.say(&format!("id name Chuhan {}", env!("CARGO_PKG_VERSION")));
         self.say("id author the Chuhan developers");
-        self.say("option name Hash type spin default 16 min 1 max 65536");
+        self.say(&format!(
+            "option name Hash type spin default 16 min 1 max {MAX_TT_MB}"
+        ));
         self.say("option name Clear Hash type button");
         let mut combo = String::from("option name Level type combo default none var none");
         for l in &self.levels {
@@ -159,9 +162,11 @@ impl Session {
         let result: Result<(), String> = match lower.as_str() {
             "hash" => value
                 .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&mb| (1..=65536).contains(&mb))
+                .filter(|&mb| (1..=MAX_TT_MB).contains(&mb))
                 .map(|mb| self.config.options.tt_mb = mb)
-                .ok_or_else(|| format!("Hash value '{}' is not 1..65536", value.unwrap_or(""))),
+                .ok_or_else(|| {
+                    format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))
+                }),
             "clear hash" => {
                 self.wait_search();
                 if let Ok(mut e) = self.engine.lock() {

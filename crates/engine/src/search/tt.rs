@@ -48,6 +48,11 @@ impl Entry {
 
 const BUCKET: usize = 4;
 
+/// Largest table in MB (4 GiB). Far above what this engine's searches fill, and small enough
+/// that a typo (`tt_mb = 65536`, 48 GiB once rounded) is refused by the callers, which check
+/// this before allocating, instead of aborting the process on a failed allocation.
+pub const MAX_TT_MB: usize = 4096;
+
 /// The table.
 pub struct TranspositionTable {
     entries: Vec<Entry>,
@@ -56,9 +61,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (rounded down to a power of two of buckets; at least one).
+    /// A table of about `mb` megabytes (rounded down to a power of two of buckets; at least one,
+    /// at most [`MAX_TT_MB`]: callers refuse larger sizes before getting here).
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        let bytes = mb.clamp(1, MAX_TT_MB) * 1024 * 1024;
         let n = (bytes / std::mem::size_of::<Entry>() / BUCKET).max(1);
         let buckets = if n.is_power_of_two() {
             n
