@@ -13,7 +13,7 @@
 # `uptime` at start and end and the verdict to $BINS/results/NAME.log. The harness is the
 # binary in $HARNESS (default: the BASE binary).
 set -euo pipefail
-BINS=${BINS:-/work/wt/bins}
+BINS=${BINS:-results/bins}
 mkdir -p "$BINS/results"
 
 engine_file() {
@@ -34,7 +34,7 @@ TOML
 
 case "${1:-}" in
 snapshot)
-    nice -n 10 cargo build --release -p chuhan-arena --bin chuhan
+    nice -n 10 cargo build --release --locked --bin chuhan
     c=$(git rev-parse --short=7 HEAD)
     cp target/release/chuhan "$BINS/chuhan-$c"
     engine_file "$c"
