@@ -444,12 +444,17 @@ mod tests {
         let p = from_config(&ladder)
             .unwrap()
             .expect("the default ladder is adaptive");
-        assert_eq!(p.precision, 100.0);
-        assert!(p.max_games.is_some());
+        assert_eq!(p.precision, 150.0);
+        assert_eq!(p.max_games, Some(240));
         assert_eq!(p.max_time, Some(Duration::from_secs(300)));
         p.check(ladder.pairings().len()).unwrap();
         // Unknown keys are still refused, naming the key.
-        let text = super::super::DEFAULT_LADDER.replace("precision = 100", "precison = 100");
+        let text = super::super::DEFAULT_LADDER.replace("precision = 150", "precison = 150");
+        assert_ne!(
+            text,
+            super::super::DEFAULT_LADDER,
+            "the key to misspell is there"
+        );
         let e = LadderConfig::parse(&text, "x.toml")
             .unwrap_err()
             .to_string();
