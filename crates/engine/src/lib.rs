@@ -20,6 +20,7 @@ pub mod chess;
 pub mod engine;
 pub mod eval;
 pub mod level;
+pub mod move_list;
 pub mod params;
 pub mod perft;
 pub mod search;

@@ -65,8 +65,19 @@ pub struct SuiteError {
 }
 
 /// Parses a perft suite: lines `FEN ;D1 n ;D2 n ...`, `#` comments and blank lines allowed.
-/// Every FEN is validated, so a bad position is reported with its line.
+/// Every FEN is validated as a xiangqi position, so a bad position is reported with its line.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    parse_suite_with(text, |fen| {
+        Position::from_fen(fen).map(drop).map_err(|e| e.to_string())
+    })
+}
+
+/// Parses a perft suite in the shared `FEN ;D1 n ;D2 n ...` format of every game, checking each
+/// FEN with `validate` (the game's own FEN parser; its error becomes "bad FEN: ..." on the line).
+pub fn parse_suite_with(
+    text: &str,
+    validate: impl Fn(&str) -> Result<(), String>,
+) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -77,7 +88,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
         let err = |message: String| SuiteError { line, message };
         let mut parts = trimmed.split(';');
         let fen = parts.next().unwrap_or_default().trim().to_string();
-        Position::from_fen(&fen).map_err(|e| err(format!("bad FEN: {e}")))?;
+        validate(&fen).map_err(|e| err(format!("bad FEN: {e}")))?;
         let mut expected = Vec::new();
         for part in parts {
             let part = part.trim();
