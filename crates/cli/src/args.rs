@@ -39,8 +39,8 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Self-play positions labelled with game results, for Texel tuning.
     Datagen(DatagenArgs),
-    /// Speak UCI on stdin/stdout (for GUIs and other harnesses; moves in a0-i9).
-    Uci,
+    /// Speak UCI on stdin/stdout (for GUIs and other harnesses; xiangqi moves in a0-i9).
+    Uci(UciArgs),
     /// List the tunable parameters: name, default, min, max, step, group.
     Params,
     /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
@@ -523,4 +523,22 @@ pub struct CalibrateArgs {
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
+}
+
+/// Which game a command plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameArg {
+    /// Xiangqi (Chinese chess), the default.
+    #[default]
+    Xiangqi,
+    /// Chess (international chess).
+    Chess,
+}
+
+/// `chuhan uci` options.
+#[derive(Debug, Args)]
+pub struct UciArgs {
+    /// The game to speak UCI for.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
 }

@@ -31,7 +31,10 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Ladder(args) => commands::ladder::run(&args),
         Command::Datagen(args) => commands::datagen::run(&args),
         Command::Calibrate(args) => commands::calibrate::run(&args),
-        Command::Uci => commands::uci::run(),
+        Command::Uci(a) => match a.game {
+            args::GameArg::Xiangqi => commands::uci::run(),
+            args::GameArg::Chess => commands::uci_chess::run(),
+        },
         Command::Params => commands::params::run(),
         Command::Notation(args) => commands::notation::run(&args),
         Command::Tune(command) => commands::tune::run(&command),

@@ -118,39 +118,62 @@ impl Level {
         game_ply: usize,
         rng: &mut R,
     ) -> Move {
+        let best = (!result.best_move.is_none()).then_some(result.best_move);
+        self.choose_among(
+            best,
+            result.score,
+            &result.root_scores,
+            candidates,
+            game_ply,
+            rng,
+        )
+        .unwrap_or(result.best_move)
+    }
+
+    /// [`Level::choose`] for any game's moves: `best` is the searched move (None when there is
+    /// no legal move), `score` its score, `root_scores` every root move's exact score (empty
+    /// when the search did not compute them).
+    pub fn choose_among<M: Copy + PartialEq, R: Rng>(
+        &self,
+        best: Option<M>,
+        score: i32,
+        root_scores: &[(M, i32)],
+        candidates: &[M],
+        game_ply: usize,
+        rng: &mut R,
+    ) -> Option<M> {
         // Draw both numbers every time so the random stream does not depend on the branch.
         let roll: f64 = rng.gen();
         let pick: f64 = rng.gen();
-        if result.best_move.is_none() || is_mate_score(result.score) {
-            return result.best_move;
+        let best_move = best?;
+        if is_mate_score(score) {
+            return Some(best_move);
         }
         if self.random_rate > 0.0 && roll < self.random_rate && !candidates.is_empty() {
             let i = ((pick * candidates.len() as f64) as usize).min(candidates.len() - 1);
-            return candidates[i];
+            return Some(candidates[i]);
         }
         let margin = self.margin_at(game_ply);
-        if margin <= 0 || result.root_scores.len() < 2 {
-            return result.best_move;
+        if margin <= 0 || root_scores.len() < 2 {
+            return Some(best_move);
         }
-        let best = result.score;
         let temperature = (margin as f64 / 2.0).max(1.0);
-        let near: Vec<(Move, f64)> = result
-            .root_scores
+        let near: Vec<(M, f64)> = root_scores
             .iter()
-            .filter(|&&(m, s)| best - s <= margin && candidates.contains(&m) && !is_mate_score(s))
-            .map(|&(m, s)| (m, (-((best - s).max(0) as f64) / temperature).exp()))
+            .filter(|&&(m, s)| score - s <= margin && candidates.contains(&m) && !is_mate_score(s))
+            .map(|&(m, s)| (m, (-((score - s).max(0) as f64) / temperature).exp()))
             .collect();
         let total: f64 = near.iter().map(|(_, w)| w).sum();
         if near.is_empty() || total <= 0.0 {
-            return result.best_move;
+            return Some(best_move);
         }
         let mut target = pick * total;
         for (m, w) in &near {
             if target < *w {
-                return *m;
+                return Some(*m);
             }
             target -= w;
         }
-        near[near.len() - 1].0
+        Some(near[near.len() - 1].0)
     }
 }

@@ -15,3 +15,4 @@ pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uci;
+pub mod uci_chess;

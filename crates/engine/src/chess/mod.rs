@@ -1,6 +1,6 @@
 //! Chess rules: types, compile-time tables, setups and FEN, positions (bitboards beside a
 //! mailbox, legal move generation, make/unmake, Zobrist keys), UCI and SAN move text, perft,
-//! and the game judge.
+//! the game judge, and an engine: evaluation, search, levels and a bench signature.
 //!
 //! ```
 //! use chuhan_engine::chess::{perft, Position};
@@ -8,6 +8,9 @@
 //! assert_eq!(perft(&mut pos, 3), 8_902);
 //! ```
 
+pub mod bench;
+pub mod engine;
+pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod notation;
@@ -15,10 +18,13 @@ pub mod perft;
 pub mod pgn;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod setup;
 pub mod tables;
 pub mod types;
 
+pub use engine::{ChessConfig, ChessEngine};
+pub use eval::EvalParams;
 pub use fen::{FenError, START_FEN};
 pub use movegen::{MoveList, MAX_MOVES};
 pub use notation::{MoveError, SanError};

@@ -1,0 +1,358 @@
+//! `chuhan uci --game chess`: the chess engine as a UCI engine, for chess GUIs and harnesses.
+//! The same shape as the xiangqi front end (`commands/uci.rs`): the search runs on its own
+//! thread so `stop` and `isready` answer at once, and malformed input never ends the session
+//! (an `info string` names the problem).
+
+use chuhan_engine::chess::bench as chess_bench;
+use chuhan_engine::chess::engine::levels;
+use chuhan_engine::chess::search::SearchInfo;
+use chuhan_engine::chess::{ChessConfig, ChessEngine, Color, EvalParams, Move, Position};
+use chuhan_engine::search::tt::MAX_TT_MB;
+use chuhan_engine::search::uci_score;
+use chuhan_engine::{Level, Limits};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// Writes one line and flushes (every UCI line goes through here).
+fn emit(out: &Out, line: &str) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// The range a UCI client may set an evaluation parameter to.
+const PARAM_RANGE: (i32, i32) = (-5_000, 5_000);
+
+/// The chess UCI session state.
+pub struct ChessSession {
+    out: Out,
+    engine: Arc<Mutex<ChessEngine>>,
+    config: ChessConfig,
+    levels: Vec<Level>,
+    position: Position,
+    game_ply: usize,
+    stop: Arc<AtomicBool>,
+    search: Option<JoinHandle<()>>,
+    seed: u64,
+}
+
+impl ChessSession {
+    /// A session writing to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> ChessSession {
+        let config = ChessConfig::default();
+        ChessSession {
+            out: Arc::new(Mutex::new(out)),
+            engine: Arc::new(Mutex::new(ChessEngine::new(config.clone()))),
+            config,
+            levels: levels(),
+            position: Position::startpos(),
+            game_ply: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+            search: None,
+            seed: 0,
+        }
+    }
+
+    fn say(&self, line: &str) {
+        emit(&self.out, line);
+    }
+
+    fn wait_search(&mut self) {
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wait_search();
+    }
+
+    fn rebuild_engine(&mut self) {
+        self.stop_search();
+        let mut e = ChessEngine::new(self.config.clone());
+        e.new_game(self.seed);
+        self.engine = Arc::new(Mutex::new(e));
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                self.seed = self.seed.wrapping_add(1);
+                if let Ok(mut e) = self.engine.lock() {
+                    e.new_game(self.seed);
+                }
+                self.position = Position::startpos();
+                self.game_ply = 0;
+            }
+            "setoption" => self.cmd_setoption(&rest),
+            "position" => self.cmd_position(&rest),
+            "go" => self.cmd_go(&rest),
+            "stop" => self.stop_search(),
+            "ponderhit" => {}
+            "bench" => self.cmd_bench(),
+            "quit" => {
+                self.stop_search();
+                return false;
+            }
+            "d" => self.say(&format!("info string fen {}", self.position.to_fen())),
+            other => self.say(&format!("info string unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn cmd_uci(&self) {
+        self.say(&format!(
+            "id name Chuhan-chess {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.say("id author the Chuhan developers");
+        self.say(&format!(
+            "option name Hash type spin default 16 min 1 max {MAX_TT_MB}"
+        ));
+        self.say("option name Clear Hash type button");
+        let mut combo = String::from("option name Level type combo default none var none");
+        for l in &self.levels {
+            combo.push_str(&format!(" var {}", l.name));
+        }
+        self.say(&combo);
+        let defaults = EvalParams::default();
+        for name in EvalParams::NAMES {
+            self.say(&format!(
+                "option name {name} type spin default {} min {} max {}",
+                defaults.get(name).unwrap_or(0),
+                PARAM_RANGE.0,
+                PARAM_RANGE.1
+            ));
+        }
+        self.say("uciok");
+    }
+
+    fn cmd_bench(&mut self) {
+        self.stop_search();
+        let r = chess_bench::run(chess_bench::BENCH_DEPTH);
+        self.say(&format!("Nodes searched  : {}", r.nodes));
+        self.say(&format!("Nodes/second    : {}", r.nps() as u64));
+    }
+
+    fn cmd_setoption(&mut self, rest: &[&str]) {
+        let joined = rest.join(" ");
+        let Some(after_name) = joined.strip_prefix("name ") else {
+            self.say("info string setoption needs 'name <option> [value <value>]'");
+            return;
+        };
+        let (name, value) = match after_name.split_once(" value ") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (after_name.trim(), None),
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "hash" => value
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&mb| (1..=MAX_TT_MB).contains(&mb))
+                .map(|mb| self.config.tt_mb = mb)
+                .ok_or_else(|| {
+                    format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))
+                }),
+            "clear hash" => {
+                self.wait_search();
+                if let Ok(mut e) = self.engine.lock() {
+                    e.new_game(self.seed);
+                }
+                return;
+            }
+            "level" => match value {
+                Some("none") => {
+                    self.config.level = None;
+                    Ok(())
+                }
+                Some(v) => self
+                    .levels
+                    .iter()
+                    .find(|l| l.name.eq_ignore_ascii_case(v))
+                    .map(|l| self.config.level = Some(l.clone()))
+                    .ok_or_else(|| format!("unknown level '{v}'")),
+                None => Err("Level needs a value".into()),
+            },
+            _ => match (self.config.params.get(name), value) {
+                (Some(_), Some(v)) => match v.parse::<i32>() {
+                    Ok(n) if (PARAM_RANGE.0..=PARAM_RANGE.1).contains(&n) => {
+                        self.config.params.set(name, n);
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "{name} value '{v}' is not a whole number in {}..{}",
+                        PARAM_RANGE.0, PARAM_RANGE.1
+                    )),
+                },
+                (Some(_), None) => Err(format!("{name} needs a value")),
+                (None, _) => Err(format!("unknown option '{name}'")),
+            },
+        };
+        match result {
+            Ok(()) => self.rebuild_engine(),
+            Err(e) => self.say(&format!("info string {e}")),
+        }
+    }
+
+    fn cmd_position(&mut self, rest: &[&str]) {
+        let (mut pos, moves_at) = match rest.first() {
+            Some(&"startpos") => (Position::startpos(), 1),
+            Some(&"fen") => {
+                let end = rest
+                    .iter()
+                    .position(|w| *w == "moves")
+                    .unwrap_or(rest.len());
+                let fen = rest[1..end].join(" ");
+                match Position::from_fen(&fen) {
+                    Ok(p) => (p, end),
+                    Err(e) => {
+                        self.say(&format!("info string bad FEN '{fen}': {e}"));
+                        return;
+                    }
+                }
+            }
+            _ => {
+                self.say("info string position needs 'startpos' or 'fen <FEN>'");
+                return;
+            }
+        };
+        let mut plies = 0;
+        if rest.get(moves_at) == Some(&"moves") {
+            for (i, text) in rest[moves_at + 1..].iter().enumerate() {
+                match pos.parse_uci(text) {
+                    Ok(mv) => {
+                        pos.make(mv);
+                        plies += 1;
+                    }
+                    Err(e) => {
+                        self.say(&format!("info string move {} ({text}): {e}", i + 1));
+                        return;
+                    }
+                }
+            }
+        } else if let Some(w) = rest.get(moves_at) {
+            self.say(&format!("info string unexpected '{w}' in position command"));
+            return;
+        }
+        self.stop_search();
+        self.position = pos;
+        self.game_ply = plies;
+    }
+
+    fn cmd_go(&mut self, rest: &[&str]) {
+        let mut limits = Limits::default();
+        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
+            (None, None, 0u64, 0u64, None);
+        let mut infinite = false;
+        let mut i = 0;
+        while i < rest.len() {
+            let key = rest[i];
+            let num = rest.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+            let needs_value = !matches!(key, "infinite" | "ponder");
+            if needs_value && num.is_none() {
+                self.say(&format!("info string go {key} needs a number"));
+                return;
+            }
+            let n = num.unwrap_or(0).max(0) as u64;
+            match key {
+                "depth" => limits.depth = Some(n.clamp(1, 100) as u32),
+                "nodes" => limits.nodes = Some(n.max(1)),
+                "movetime" => {
+                    limits.soft_time = Some(Duration::from_millis(n.max(1)));
+                    limits.hard_time = Some(Duration::from_millis(n.max(1)));
+                }
+                "wtime" => wtime = Some(n),
+                "btime" => btime = Some(n),
+                "winc" => winc = n,
+                "binc" => binc = n,
+                "movestogo" => movestogo = Some(n.max(1)),
+                "mate" => limits.depth = Some((2 * n).clamp(1, 100) as u32),
+                "infinite" => infinite = true,
+                "ponder" => {}
+                other => {
+                    self.say(&format!("info string unknown go parameter '{other}'"));
+                    return;
+                }
+            }
+            i += if needs_value { 2 } else { 1 };
+        }
+        let white = self.position.side_to_move() == Color::White;
+        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+        if let (Some(t), false) = (time, infinite) {
+            let moves = movestogo.unwrap_or(30).min(30);
+            let soft = t / moves + inc * 3 / 4;
+            let hard = (soft * 3).min(t.saturating_sub(50).max(1) * 2 / 5).max(1);
+            limits.soft_time = Some(Duration::from_millis(soft.min(hard)));
+            limits.hard_time = Some(Duration::from_millis(hard));
+        }
+        self.stop_search();
+        self.stop = Arc::new(AtomicBool::new(false));
+        limits.stop = Some(self.stop.clone());
+        let engine = self.engine.clone();
+        let out = self.out.clone();
+        let pos = self.position.clone();
+        let ply = self.game_ply;
+        self.search = Some(std::thread::spawn(move || {
+            let Ok(mut e) = engine.lock() else { return };
+            let mut info = |i: &SearchInfo| {
+                let ms = i.elapsed.as_millis().max(1);
+                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+                emit(
+                    &out,
+                    &format!(
+                        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+                        i.depth,
+                        i.seldepth,
+                        uci_score(i.score),
+                        i.nodes,
+                        i.nodes as u128 * 1000 / ms,
+                        ms,
+                        pv.join(" ")
+                    ),
+                );
+            };
+            let r = e.choose_move(&pos, &limits, ply, &mut info);
+            let best = if r.best_move == Move::NONE {
+                "0000".to_string()
+            } else {
+                r.best_move.to_string()
+            };
+            emit(&out, &format!("bestmove {best}"));
+        }));
+    }
+}
+
+/// Runs the chess UCI loop on stdin/stdout until `quit` or end of input. Input is read as
+/// bytes and decoded lossily, so a stray non-UTF-8 byte costs one line, not the session.
+pub fn run() -> anyhow::Result<u8> {
+    let mut session = ChessSession::new(Box::new(std::io::stdout()));
+    let mut stdin = std::io::stdin().lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match stdin.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !session.handle(&line) {
+                    return Ok(crate::EXIT_OK);
+                }
+            }
+        }
+    }
+    session.stop_search();
+    Ok(crate::EXIT_OK)
+}
