@@ -359,6 +359,16 @@ pub struct BenchArgs {
     /// Search depth (the signature is defined at the default).
     #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
     pub depth: u32,
+    /// An external engine file (`[uci]` table): run its `bench` and read `Nodes searched : N`
+    /// and `Nodes/second : N` (stdout or stderr) instead of the built-in bench.
+    #[arg(long, conflicts_with = "depth")]
+    pub engine: Option<PathBuf>,
+    /// Words sent after `bench` (Stockfish: `16 1 13` = hash, threads, depth).
+    #[arg(long, requires = "engine", allow_hyphen_values = true)]
+    pub bench_args: Option<String>,
+    /// The expected node count (signature): exit 1 when the bench gives another.
+    #[arg(long)]
+    pub expect: Option<u64>,
 }
 
 /// `chuhan perft`.
@@ -383,6 +393,10 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// An external engine file (`[uci]` table): compare its `go perft` divide with our counts
+    /// and, on a difference, walk down to the position where the move lists differ.
+    #[arg(long, conflicts_with_all = ["divide", "threads"])]
+    pub engine: Option<PathBuf>,
 }
 
 /// `chuhan notation`.
