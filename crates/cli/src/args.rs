@@ -46,6 +46,24 @@ pub enum Command {
     /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
     #[command(subcommand)]
     Tune(TuneCommand),
+    /// Check a UCI engine's protocol (uciok, options, isready in search, stop, time, perft).
+    EngineCheck(EngineCheckArgs),
+}
+
+/// `chuhan engine-check`.
+#[derive(Debug, Args)]
+pub struct EngineCheckArgs {
+    /// The engine file (a .toml file with a `[uci]` table).
+    pub file: PathBuf,
+    /// The `go movetime` (ms) of the time check.
+    #[arg(long, default_value_t = 300)]
+    pub movetime: u64,
+    /// How late (ms) past the move time a `bestmove` may come.
+    #[arg(long, default_value_t = 150)]
+    pub time_margin: u64,
+    /// The perft depth compared with ours when the engine offers `go perft`.
+    #[arg(long, default_value_t = 3)]
+    pub perft_depth: u32,
 }
 
 /// `chuhan tune` methods.

@@ -406,3 +406,145 @@ fn chuhan_uci_and_fairy_stockfish_benches_are_read() {
     let (code, out, _) = chuhan(&["bench", "--expect", &signature]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// `chuhan engine-check FILE`: exit code and the problem lines (`PROBLEM <check>: ...`).
+fn engine_check(file: &Path) -> (i32, String, Vec<String>) {
+    engine_check_with(file, &[])
+}
+
+fn engine_check_with(file: &Path, flags: &[&str]) -> (i32, String, Vec<String>) {
+    let mut args = vec!["engine-check", file.to_str().unwrap()];
+    args.extend_from_slice(flags);
+    let (code, out, err) = chuhan(&args);
+    let problems = out
+        .lines()
+        .filter(|l| l.starts_with("PROBLEM"))
+        .map(str::to_string)
+        .collect();
+    (code, format!("{out}{err}"), problems)
+}
+
+#[test]
+fn engine_check_passes_chuhan_uci_fairy_stockfish_and_the_plain_test_engine() {
+    let dir = scratch("check-good");
+    let good = misbehave_file(&dir, "good", &[]);
+    for file in [
+        repo().join("configs/engines/chuhan-uci.toml"),
+        repo().join("configs/engines/fairy-stockfish.toml"),
+        good,
+    ] {
+        // A loaded test machine may answer late; lateness is tested with a slow engine below.
+        let (code, out, problems) = engine_check_with(&file, &["--time-margin", "3000"]);
+        assert_eq!(code, 0, "{out}");
+        assert!(problems.is_empty(), "{out}");
+        for check in ["uci", "options", "isready", "stop", "movetime", "perft"] {
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&format!("ok      {check}: "))),
+                "{check} passed: {out}"
+            );
+        }
+        assert!(out.contains("problems: 0"), "{out}");
+    }
+}
+
+#[test]
+fn engine_check_names_each_broken_behaviour() {
+    let dir = scratch("check-bad");
+    let cases: [(&str, &[&str], &str, &str); 10] = [
+        (
+            "badopt",
+            &["--bad-option"],
+            "options",
+            "default 50 is outside",
+        ),
+        (
+            "reject",
+            &["--reject-options"],
+            "options",
+            "unknown option Hash",
+        ),
+        (
+            "deaf",
+            &["--deaf-in-search"],
+            "isready",
+            "no readyok during 'go infinite'",
+        ),
+        ("early", &["--early-bestmove"], "stop", "before 'stop'"),
+        ("nostop", &["--ignore-stop"], "stop", "no bestmove within"),
+        (
+            "slow",
+            &["--time-factor", "4"],
+            "movetime",
+            "answered after",
+        ),
+        (
+            "illegal",
+            &["--illegal-at", "1"],
+            "bestmove",
+            "is not legal",
+        ),
+        (
+            "bug",
+            &["--bug", "cannon-capture"],
+            "perft",
+            "missing 'b2b9 h2h9'",
+        ),
+        ("garbage", &["--perft-garbage"], "perft", "got 'h2e2: lots'"),
+        ("crash", &["--crash-at", "1"], "movetime", "crashed"),
+    ];
+    for (name, flags, check, detail) in cases {
+        let file = misbehave_file(&dir, name, flags);
+        // Hangs are waited for the start-up time: keep it short.
+        let text = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("startup_timeout_ms = 5000", "startup_timeout_ms = 800");
+        std::fs::write(&file, text).unwrap();
+        let (code, out, problems) = engine_check(&file);
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.starts_with(&format!("PROBLEM {check}: ")) && p.contains(detail)),
+            "{name}: want a {check} problem with '{detail}': {out}"
+        );
+        // The other checks still ran.
+        assert!(out.contains("problems: "), "{out}");
+        assert!(
+            out.lines().any(|l| l.contains("perft: ")),
+            "{name}: the last check ran: {out}"
+        );
+    }
+    // Without perft the check is skipped, not a problem.
+    let file = misbehave_file(&dir, "noperft", &["--no-perft"]);
+    let (code, out, _) = engine_check(&file);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("skip    perft: not offered"), "{out}");
+}
+
+#[test]
+fn engine_check_of_an_unusable_engine_is_exit_2() {
+    let dir = scratch("check-unusable");
+    let silent = misbehave_file(&dir, "silent", &["--no-uciok"]);
+    let text = std::fs::read_to_string(&silent)
+        .unwrap()
+        .replace("startup_timeout_ms = 5000", "startup_timeout_ms = 500");
+    std::fs::write(&silent, text).unwrap();
+    let (code, out, _) = engine_check(&silent);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("sent 'uci'") && out.contains("no uciok"),
+        "{out}"
+    );
+    let missing = dir.join("missing.toml");
+    std::fs::write(&missing, "[uci]\ncommand = \"/nonexistent/engine\"\n").unwrap();
+    let (code, out, _) = engine_check(&missing);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("missing.toml") && out.contains("cannot start"),
+        "{out}"
+    );
+    let (code, out, _) = engine_check(Path::new("configs/engines/default.toml"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("not an external engine file"), "{out}");
+}

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod calibrate;
 pub mod datagen;
+pub mod engine_check;
 pub mod external;
 pub mod judge;
 pub mod ladder;
