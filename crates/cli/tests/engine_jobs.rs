@@ -515,6 +515,19 @@ fn engine_check_names_each_broken_behaviour() {
             "{name}: the last check ran: {out}"
         );
     }
+    // An option in the engine file that the engine does not declare.
+    let file = dir.join("typo.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[uci]\ncommand = {:?}\n[uci.options]\nHahs = 16\n",
+            misbehave_exe().display().to_string()
+        ),
+    )
+    .unwrap();
+    let (code, out, problems) = engine_check(&file);
+    assert_eq!(code, 1, "{out}");
+    assert!(problems.iter().any(|p| p.contains("sets 'Hahs'")), "{out}");
     // Without perft the check is skipped, not a problem.
     let file = misbehave_file(&dir, "noperft", &["--no-perft"]);
     let (code, out, _) = engine_check(&file);

@@ -292,6 +292,20 @@ impl Checker<'_> {
                 }
             }
         }
+        // A name in the engine file that the engine does not declare is most likely a typo,
+        // and the engine plays without the setting it was meant to have.
+        for (name, _) in &self.engine.options {
+            if !decls.iter().any(|d| d.name.eq_ignore_ascii_case(name)) {
+                problems += 1;
+                self.note(
+                    "options",
+                    Status::Problem,
+                    format!(
+                        "the engine file sets '{name}' ([uci.options]), which the engine does not declare"
+                    ),
+                );
+            }
+        }
         let mut tried = 0;
         for d in &decls {
             let Some(value) = trial_value(d) else {
