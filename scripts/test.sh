@@ -21,3 +21,7 @@ cargo test --workspace --locked
 # is scripts/fairy_crosscheck.py with more games).
 cargo build --release --locked --quiet
 python3 scripts/fairy_crosscheck.py --games 2 --plies 30 --depth 2 --seed 7
+
+# Fairy-Stockfish's own perft against ours on the whole suite, through `chuhan perft --engine`.
+target/release/chuhan perft --engine configs/engines/fairy-stockfish.toml \
+  --suite crates/engine/tests/data/xiangqi.epd --max-depth 3 | tail -n 1

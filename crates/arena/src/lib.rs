@@ -12,6 +12,7 @@
 //! settings these modules take.
 
 pub mod curve;
+pub mod engines;
 pub mod jobs;
 pub mod play;
 pub mod ratings;

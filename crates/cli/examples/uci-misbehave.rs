@@ -12,6 +12,10 @@
 //! `--once FILE` misbehaves only while FILE does not exist, and creates it when it does (so a
 //! restarted process plays normally). `--no-uciok` never finishes the handshake. Every move
 //! and every misdeed is written to stderr with the process id.
+//!
+//! For `chuhan perft --engine`, `bench --engine` and `engine-check` it also answers `go perft
+//! D` (a Stockfish-style divide), `bench` and `go infinite` ... `stop`, with planted bugs and
+//! protocol faults on request: see [`Extra`] and [`Bug`] at the end of the file.
 
 use chuhan_engine::{Move, Position, Square};
 use std::io::{BufRead, Write};
@@ -43,6 +47,8 @@ fn parse_flags() -> Flags {
             "--once" => f.once = args.next().map(PathBuf::from),
             "--no-uciok" => f.no_uciok = true,
             "--idle" => f.idle = true,
+            a if Extra::takes_value(a) => drop(args.next()),
+            a if Extra::is_switch(a) => {}
             other => {
                 eprintln!("uci-misbehave: unknown flag {other}");
                 std::process::exit(2);
@@ -123,13 +129,16 @@ fn main() {
                 None => true,
             }
     };
-    for line in std::io::stdin().lock().lines() {
+    let mut extra = Extra::from_args();
+    let mut input = std::io::stdin().lock().lines();
+    while let Some(line) = input.next() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             Some("uci") => {
                 say("id name uci-misbehave");
                 say("id author the Chuhan tests");
+                extra.declare_options();
                 if flags.no_uciok {
                     eprintln!("uci-misbehave pid {pid}: not saying uciok");
                 } else {
@@ -141,6 +150,9 @@ fn main() {
                 Some(p) => position = p,
                 None => eprintln!("uci-misbehave pid {pid}: bad position command: {line}"),
             },
+            Some("go") if extra.go(&words, &mut position, &mut input) => {}
+            Some("bench") => extra.bench(),
+            Some("setoption") => extra.setoption(&words),
             Some("go") => {
                 moves_made += 1;
                 let n = moves_made;
@@ -202,4 +214,297 @@ fn close_stdout_and_idle() -> ! {
 #[cfg(not(unix))]
 fn close_stdout_and_idle() -> ! {
     idle()
+}
+
+/// Planted move-generation bugs for `chuhan perft --engine` (flag `--bug KIND` or the UCI
+/// option `Bug`): what the tool must find and report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bug {
+    /// Cannon captures (over a screen) are never generated.
+    CannonCapture,
+    /// Horse moves to the edge files (a, i) are never generated.
+    HorseEdge,
+    /// Moves that leave the two generals facing each other are generated (illegal).
+    FlyingGeneral,
+    /// Captures by the general are never generated: only deep in the tree from the start.
+    GeneralCapture,
+    /// Perft counts one node too many at the leaves below the root when in check: the lists
+    /// are right, the counts wrong, and only when counted from further up.
+    LeafCount,
+}
+
+impl Bug {
+    fn parse(s: &str) -> Option<Bug> {
+        Some(match s {
+            "cannon-capture" => Bug::CannonCapture,
+            "horse-edge" => Bug::HorseEdge,
+            "flying-general" => Bug::FlyingGeneral,
+            "general-capture" => Bug::GeneralCapture,
+            "leaf-count" => Bug::LeafCount,
+            _ => return None,
+        })
+    }
+}
+
+/// Perft, bench and protocol faults for `chuhan perft/bench/engine-check`:
+///
+/// - `--bug KIND` (or `setoption name Bug value KIND`): a planted move-generation bug;
+/// - `--no-perft`: `go perft` is answered like any `go` (a search's `bestmove`);
+/// - `--perft-garbage`: `go perft` prints a malformed divide line;
+/// - `--bench-nodes N` (default 4242), `--bench-garbage`, `--no-bench`: what `bench` prints
+///   on stderr (nothing with `--no-bench`);
+/// - `--deaf-in-search`: no `readyok` while a `go infinite` runs;
+/// - `--ignore-stop`: `go infinite` never ends; `--early-bestmove`: it ends at once;
+/// - `--time-factor F`: `go movetime T` takes F x T before answering;
+/// - `--reject-options`: every `setoption` gets an error line; `--bad-option`: declares a spin
+///   option whose default is outside its range.
+#[derive(Default)]
+struct Extra {
+    bug: Option<Bug>,
+    no_perft: bool,
+    perft_garbage: bool,
+    bench_nodes: Option<u64>,
+    bench_garbage: bool,
+    no_bench: bool,
+    deaf_in_search: bool,
+    ignore_stop: bool,
+    early_bestmove: bool,
+    time_factor: Option<f64>,
+    reject_options: bool,
+    bad_option: bool,
+}
+
+impl Extra {
+    fn takes_value(flag: &str) -> bool {
+        matches!(flag, "--bug" | "--bench-nodes" | "--time-factor")
+    }
+
+    fn is_switch(flag: &str) -> bool {
+        matches!(
+            flag,
+            "--no-perft"
+                | "--perft-garbage"
+                | "--bench-garbage"
+                | "--no-bench"
+                | "--deaf-in-search"
+                | "--ignore-stop"
+                | "--early-bestmove"
+                | "--reject-options"
+                | "--bad-option"
+        )
+    }
+
+    fn from_args() -> Extra {
+        let mut e = Extra::default();
+        let mut args = std::env::args().skip(1);
+        while let Some(a) = args.next() {
+            match a.as_str() {
+                "--bug" => {
+                    let kind = args.next().unwrap_or_default();
+                    e.bug = Bug::parse(&kind);
+                    if e.bug.is_none() {
+                        eprintln!("uci-misbehave: unknown bug '{kind}'");
+                        std::process::exit(2);
+                    }
+                }
+                "--bench-nodes" => e.bench_nodes = args.next().and_then(|v| v.parse().ok()),
+                "--time-factor" => e.time_factor = args.next().and_then(|v| v.parse().ok()),
+                "--no-perft" => e.no_perft = true,
+                "--perft-garbage" => e.perft_garbage = true,
+                "--bench-garbage" => e.bench_garbage = true,
+                "--no-bench" => e.no_bench = true,
+                "--deaf-in-search" => e.deaf_in_search = true,
+                "--ignore-stop" => e.ignore_stop = true,
+                "--early-bestmove" => e.early_bestmove = true,
+                "--reject-options" => e.reject_options = true,
+                "--bad-option" => e.bad_option = true,
+                _ => {}
+            }
+        }
+        e
+    }
+
+    /// The options it declares between `uci` and `uciok`.
+    fn declare_options(&self) {
+        say("option name Hash type spin default 16 min 1 max 1024");
+        say("option name Ponder type check default false");
+        say("option name Bug type combo default none var none var cannon-capture var horse-edge var flying-general var general-capture var leaf-count");
+        if self.bad_option {
+            say("option name Depth type spin default 50 min 1 max 20");
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        let text = words[1..].join(" ");
+        let rest = text.strip_prefix("name ").unwrap_or(&text);
+        let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
+        if self.reject_options {
+            say(&format!("info string error: unknown option {name}"));
+            return;
+        }
+        if name == "Bug" {
+            self.bug = Bug::parse(value);
+        }
+    }
+
+    /// Handles the `go` commands it owns (`go perft`, `go infinite`, a slowed `go movetime`);
+    /// false leaves the command to the plain move answer.
+    fn go(
+        &self,
+        words: &[&str],
+        position: &mut Position,
+        input: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> bool {
+        match words.get(1).copied() {
+            Some("perft") if !self.no_perft => {
+                let depth = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
+                self.perft_divide(position, depth);
+                true
+            }
+            Some("infinite") if !self.early_bestmove => {
+                self.search_until_stop(position, input);
+                true
+            }
+            Some("movetime") => {
+                let ms: f64 = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(0.0);
+                if let Some(f) = self.time_factor {
+                    std::thread::sleep(std::time::Duration::from_millis((ms * f) as u64));
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// `go infinite`: reads commands until `stop` (answering `isready` unless deaf).
+    fn search_until_stop(
+        &self,
+        position: &mut Position,
+        input: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) {
+        for line in input.by_ref() {
+            let Ok(line) = line else { break };
+            match line.trim() {
+                "isready" if !self.deaf_in_search => say("readyok"),
+                "stop" if !self.ignore_stop => {
+                    let legal: Vec<Move> = position.legal_moves().iter().copied().collect();
+                    match legal.first() {
+                        Some(mv) => say(&format!("bestmove {}", mv.to_uci())),
+                        None => say("bestmove 0000"),
+                    }
+                    return;
+                }
+                "quit" => std::process::exit(0),
+                _ => {}
+            }
+        }
+        std::process::exit(0)
+    }
+
+    /// `go perft D`: the divide as Stockfish prints it, with the planted bug.
+    fn perft_divide(&self, position: &mut Position, depth: u32) {
+        let mut total = 0;
+        for (mv, legal) in self.moves(position) {
+            let n = if legal {
+                position.make(mv);
+                let n = self.perft(position, depth.saturating_sub(1), false);
+                position.unmake();
+                n
+            } else {
+                // An illegal move is counted as a leaf: its subtree is not a real position.
+                1
+            };
+            total += n;
+            say(&format!("{}: {n}", mv.to_uci()));
+        }
+        if self.perft_garbage {
+            say("h2e2: lots");
+        }
+        say("");
+        say(&format!("Nodes searched: {total}"));
+    }
+
+    fn perft(&self, pos: &mut Position, depth: u32, root: bool) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.moves(pos);
+        if depth == 1 {
+            let bonus = self.bug == Some(Bug::LeafCount) && !root && pos.in_check();
+            return moves.len() as u64 + u64::from(bonus);
+        }
+        let mut n = 0;
+        for (mv, legal) in moves {
+            if !legal {
+                n += 1;
+                continue;
+            }
+            pos.make(mv);
+            n += self.perft(pos, depth - 1, false);
+            pos.unmake();
+        }
+        n
+    }
+
+    /// The moves this buggy generator produces, each with whether it is really legal.
+    fn moves(&self, pos: &mut Position) -> Vec<(Move, bool)> {
+        let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        let mut out: Vec<(Move, bool)> = legal
+            .iter()
+            .filter(|&&mv| !self.drops(pos, mv))
+            .map(|&mv| (mv, true))
+            .collect();
+        if self.bug == Some(Bug::FlyingGeneral) {
+            let mut pseudo = chuhan_engine::MoveList::new();
+            pos.generate_pseudo(chuhan_engine::GenKind::All, &mut pseudo);
+            for &mv in pseudo.iter() {
+                if !legal.contains(&mv) && leaves_generals_facing(pos, mv) {
+                    out.push((mv, false));
+                }
+            }
+        }
+        out
+    }
+
+    fn drops(&self, pos: &Position, mv: Move) -> bool {
+        use chuhan_engine::PieceKind;
+        let kind = pos.piece_at(mv.from()).kind();
+        let capture = pos.is_capture(mv);
+        match self.bug {
+            Some(Bug::CannonCapture) => kind == Some(PieceKind::Cannon) && capture,
+            Some(Bug::HorseEdge) => {
+                kind == Some(PieceKind::Horse) && matches!(mv.to().file(), 0 | 8)
+            }
+            Some(Bug::GeneralCapture) => kind == Some(PieceKind::General) && capture,
+            _ => false,
+        }
+    }
+
+    /// `bench`: a fixed summary on stderr, as Stockfish prints it.
+    fn bench(&self) {
+        if self.no_bench {
+            return;
+        }
+        eprintln!("===========================");
+        eprintln!("Total time (ms) : 5");
+        if self.bench_garbage {
+            eprintln!("Nodes searched  : many");
+        } else {
+            eprintln!("Nodes searched  : {}", self.bench_nodes.unwrap_or(4242));
+        }
+        eprintln!("Nodes/second    : 848400");
+    }
+}
+
+/// Whether the generals face each other on an open file after `mv`.
+fn leaves_generals_facing(pos: &Position, mv: Move) -> bool {
+    let mut after = pos.clone();
+    after.make(mv);
+    let red = after.general(chuhan_engine::Color::Red);
+    let black = after.general(chuhan_engine::Color::Black);
+    if red.file() != black.file() {
+        return false;
+    }
+    let (lo, hi) = (red.rank().min(black.rank()), red.rank().max(black.rank()));
+    (lo + 1..hi).all(|r| after.piece_at(Square::new(red.file(), r)).is_empty())
 }

@@ -46,6 +46,24 @@ pub enum Command {
     /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
     #[command(subcommand)]
     Tune(TuneCommand),
+    /// Check a UCI engine's protocol (uciok, options, isready in search, stop, time, perft).
+    EngineCheck(EngineCheckArgs),
+}
+
+/// `chuhan engine-check`.
+#[derive(Debug, Args)]
+pub struct EngineCheckArgs {
+    /// The engine file (a .toml file with a `[uci]` table).
+    pub file: PathBuf,
+    /// The `go movetime` (ms) of the time check.
+    #[arg(long, default_value_t = 300)]
+    pub movetime: u64,
+    /// How late (ms) past the move time a `bestmove` may come.
+    #[arg(long, default_value_t = 150)]
+    pub time_margin: u64,
+    /// The perft depth compared with ours when the engine offers `go perft`.
+    #[arg(long, default_value_t = 3)]
+    pub perft_depth: u32,
 }
 
 /// `chuhan tune` methods.
@@ -359,6 +377,16 @@ pub struct BenchArgs {
     /// Search depth (the signature is defined at the default).
     #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
     pub depth: u32,
+    /// An external engine file (`[uci]` table): run its `bench` and read `Nodes searched : N`
+    /// and `Nodes/second : N` (stdout or stderr) instead of the built-in bench.
+    #[arg(long, conflicts_with = "depth")]
+    pub engine: Option<PathBuf>,
+    /// Words sent after `bench` (Stockfish: `16 1 13` = hash, threads, depth).
+    #[arg(long, requires = "engine", allow_hyphen_values = true)]
+    pub bench_args: Option<String>,
+    /// The expected node count (signature): exit 1 when the bench gives another.
+    #[arg(long)]
+    pub expect: Option<u64>,
 }
 
 /// `chuhan perft`.
@@ -383,6 +411,10 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// An external engine file (`[uci]` table): compare its `go perft` divide with our counts
+    /// and, on a difference, walk down to the position where the move lists differ.
+    #[arg(long, conflicts_with_all = ["divide", "threads"])]
+    pub engine: Option<PathBuf>,
 }
 
 /// `chuhan notation`.

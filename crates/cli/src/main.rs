@@ -38,6 +38,7 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Params => commands::params::run(),
         Command::Notation(args) => commands::notation::run(&args),
         Command::Tune(command) => commands::tune::run(&command),
+        Command::EngineCheck(args) => commands::engine_check::run(&args),
     }
 }
 

@@ -1,10 +1,14 @@
 //! `chuhan bench`: the engine's node-count signature and its speed.
 
 use crate::args::BenchArgs;
-use crate::EXIT_OK;
+use crate::{EXIT_FAIL, EXIT_OK};
 
-/// Runs the bench and prints per-position nodes, the total (signature) and nodes per second.
+/// Runs the bench and prints per-position nodes, the total (signature) and nodes per second;
+/// with `--expect N`, exit 1 when the total is not N.
 pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
+    if let Some(path) = &args.engine {
+        return run_engine(path, args);
+    }
     if args.depth == 0 {
         anyhow::bail!("--depth must be at least 1");
     }
@@ -16,5 +20,33 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     outln!("nodes: {}", r.nodes);
     outln!("seconds: {:.3}", r.elapsed.as_secs_f64());
     outln!("nps: {:.0}", r.nps());
-    Ok(EXIT_OK)
+    Ok(expect(args.expect, r.nodes))
+}
+
+/// `--expect`: exit 1 (and say so) when the signature differs.
+fn expect(expected: Option<u64>, nodes: u64) -> u8 {
+    match expected {
+        Some(e) if e != nodes => {
+            outln!("signature: FAIL expected {e} got {nodes}");
+            EXIT_FAIL
+        }
+        Some(_) => {
+            outln!("signature: ok");
+            EXIT_OK
+        }
+        None => EXIT_OK,
+    }
+}
+
+/// `--engine FILE`: the external engine's own bench.
+fn run_engine(path: &std::path::Path, args: &BenchArgs) -> anyhow::Result<u8> {
+    let engine = super::external::load(path, "--engine")?;
+    let r = chuhan_arena::engines::bench::run(&engine, args.bench_args.as_deref())?;
+    outln!("engine: {}", engine.name);
+    outln!("nodes: {}", r.nodes);
+    match r.nps {
+        Some(nps) => outln!("nps: {nps}"),
+        None => outln!("nps: unknown"),
+    }
+    Ok(expect(args.expect, r.nodes))
 }

@@ -3,12 +3,15 @@
 pub mod bench;
 pub mod calibrate;
 pub mod datagen;
+pub mod engine_check;
+pub mod external;
 pub mod judge;
 pub mod ladder;
 pub mod matches;
 pub mod notation;
 pub mod params;
 pub mod perft;
+pub mod perft_engine;
 pub mod setup;
 pub mod sprt;
 pub mod spsa;

@@ -9,6 +9,9 @@ use std::time::Instant;
 
 /// Runs the command; exit 0 when every count matches, 1 on a mismatch, 2 on unusable input.
 pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
+    if let Some(engine) = &args.engine {
+        return super::perft_engine::run(engine, args);
+    }
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }

@@ -104,6 +104,7 @@ impl Session {
                 return false;
             }
             "d" => self.say(&format!("info string fen {}", self.position.to_fen())),
+            "bench" => self.cmd_bench(),
             other => self.say(&format!("info string unknown command '{other}'")),
         }
         true
@@ -257,6 +258,9 @@ impl Session {
     }
 
     fn cmd_go(&mut self, rest: &[&str]) {
+        if rest.first() == Some(&"perft") {
+            return self.cmd_perft(rest.get(1).copied());
+        }
         let mut limits = Limits::default();
         let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
             (None, None, 0u64, 0u64, None);
@@ -337,6 +341,39 @@ impl Session {
             };
             emit(&out, &format!("bestmove {best}"));
         }));
+    }
+}
+
+impl Session {
+    /// `go perft D`: the divide of the current position as Stockfish prints it (`move: count`
+    /// lines, a blank line, `Nodes searched: N`), counted before the next command is read.
+    fn cmd_perft(&mut self, depth: Option<&str>) {
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|&d| d >= 1)
+        else {
+            self.say("info string go perft needs a depth of at least 1");
+            return;
+        };
+        self.stop_search();
+        let parts = chuhan_engine::divide(&mut self.position.clone(), depth);
+        for (mv, n) in &parts {
+            self.say(&format!("{mv}: {n}"));
+        }
+        self.say("");
+        let total: u64 = parts.iter().map(|(_, n)| n).sum();
+        self.say(&format!("Nodes searched: {total}"));
+    }
+
+    /// `bench`: the built-in bench (its node count is the signature `chuhan bench` prints),
+    /// summarised on stderr as Stockfish does, before the next command is read.
+    fn cmd_bench(&mut self) {
+        self.stop_search();
+        let r = chuhan_engine::bench::run(chuhan_engine::bench::BENCH_DEPTH);
+        eprintln!("\n===========================");
+        eprintln!("Total time (ms) : {}", r.elapsed.as_millis());
+        eprintln!("Nodes searched  : {}", r.nodes);
+        eprintln!("Nodes/second    : {:.0}", r.nps());
     }
 }
 

@@ -14,6 +14,8 @@
 //! the run folder (`DIR/engines/<player>/game-<index>.stderr.log`), followed by a line saying
 //! how the arena saw any failure.
 
+pub mod session;
+
 use super::{MoveChoice, Player, PlayerFailure};
 use crate::play::limits::MoveLimits;
 use anyhow::{anyhow, bail, Context};
@@ -292,6 +294,26 @@ struct Process {
 impl Process {
     /// Spawns the engine and completes `uci`/`uciok`, the options, and `isready`/`readyok`.
     fn start(engine: &ExternalEngine, log: SharedLog) -> Result<Process, StartError> {
+        let mut p = Process::spawn(engine, log)?;
+        let handshake = |p: &mut Process| -> Result<(), PlayerFailure> {
+            p.send("uci")?;
+            p.wait_for("uciok", Instant::now() + engine.startup_timeout)?;
+            for (name, value) in &engine.options {
+                p.send(&format!("setoption name {name} value {value}"))?;
+            }
+            p.ready()
+        };
+        match handshake(&mut p) {
+            Ok(()) => Ok(p),
+            Err(f) => {
+                p.kill();
+                Err(StartError::Failed(f))
+            }
+        }
+    }
+
+    /// Spawns the engine with its pipes read by threads; nothing is sent yet.
+    fn spawn(engine: &ExternalEngine, log: SharedLog) -> Result<Process, StartError> {
         let mut cmd = Command::new(&engine.command);
         cmd.args(&engine.args)
             .stdin(Stdio::piped())
@@ -333,28 +355,13 @@ impl Process {
             let _ = reader.read_to_end(&mut buf);
             let _ = tx2.send(Output::StderrClosed);
         });
-        let mut p = Process {
+        Ok(Process {
             child,
             stdin,
             output: rx,
             stderr_closed: false,
             startup_timeout: engine.startup_timeout,
-        };
-        let handshake = |p: &mut Process| -> Result<(), PlayerFailure> {
-            p.send("uci")?;
-            p.wait_for("uciok", Instant::now() + engine.startup_timeout)?;
-            for (name, value) in &engine.options {
-                p.send(&format!("setoption name {name} value {value}"))?;
-            }
-            p.ready()
-        };
-        match handshake(&mut p) {
-            Ok(()) => Ok(p),
-            Err(f) => {
-                p.kill();
-                Err(StartError::Failed(f))
-            }
-        }
+        })
     }
 
     /// Sends one line; a closed pipe becomes a crash or a disconnect.
