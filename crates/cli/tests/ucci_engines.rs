@@ -354,3 +354,44 @@ fn chuhan_uci_answers_bad_bytes_with_info_string_and_goes_on() {
     );
     assert_eq!(lines.len(), 4, "{lines:?}");
 }
+
+#[test]
+fn a_ladder_mixes_builtin_uci_and_ucci_players() {
+    let dir = scratch("mixed-ladder");
+    let uci = engine_file(&dir, "uci-test", "uci", &[]);
+    let ucci = engine_file(&dir, "ucci-test", "ucci", &["--ucci"]);
+    let ladder = format!(
+        "name = \"mixed\"\nseed = 3\npairs = 2\nneighbours = 2\nmax_nodes = 200\nbootstrap = 100\n\
+         [[players]]\nname = \"builtin\"\nspec = \"default:depth=1\"\n\
+         [[players]]\nname = \"uci\"\nspec = {:?}\n\
+         [[players]]\nname = \"ucci\"\nspec = {:?}\n",
+        uci.to_str().unwrap(),
+        ucci.to_str().unwrap()
+    );
+    let cfg = dir.join("ladder.toml");
+    std::fs::write(&cfg, ladder).unwrap();
+    let out = dir.join("out");
+    let (code, stdout, stderr) = chuhan(&[
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    // Three players, neighbours 2: every pairing, 2 pairs each = 12 games, none failed.
+    no_failures(&out, 12);
+    let games = rows(&out);
+    for (a, b) in [("builtin", "uci"), ("builtin", "ucci"), ("uci", "ucci")] {
+        let between = games
+            .iter()
+            .filter(|g| (g["red"] == a && g["black"] == b) || (g["red"] == b && g["black"] == a))
+            .count();
+        assert_eq!(between, 4, "{a} v {b}: {games:?}");
+    }
+    let ratings = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    for name in ["builtin", "uci", "ucci"] {
+        assert!(ratings.contains(&format!(",{name},")), "{name}: {ratings}");
+    }
+}
