@@ -77,7 +77,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
                 .with_context(|| format!("cannot read parameter file {}", path.display()))?;
             parse_param_file(&text, &path.display().to_string())?
         }
-        (None, Some(list)) => params_from_names(list, &base_config.params)?,
+        (None, Some(list)) => params_from_names(list, &base_config.params())?,
         (None, None) => bail!("give --params-file FILE or --params name,name"),
     };
     let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);

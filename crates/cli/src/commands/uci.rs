@@ -1,8 +1,10 @@
 //! `chuhan uci`: the engine as a UCI engine, as Pikafish speaks it for xiangqi (moves in a0–i9
 //! coordinates). The search runs on its own thread so `stop` and `isready` answer at once.
-//! Malformed input never ends the session: an `info string` names the problem.
+//! Malformed input never ends the session: an `info string` names the problem, and that holds
+//! for bytes too (invalid UTF-8, lines of any length: see [`serve`]).
 
 use chuhan_arena::play::config::{builtin_levels, find_level};
+use chuhan_arena::play::player::lines::{read_capped_line, MAX_LINE_BYTES};
 use chuhan_engine::params;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::search::uci_score;
@@ -379,14 +381,34 @@ impl Session {
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() -> anyhow::Result<u8> {
-    let mut session = Session::new(Box::new(std::io::stdout()));
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle(&line) {
-            return Ok(crate::EXIT_OK);
+    let session = Session::new(Box::new(std::io::stdout()));
+    serve(session, &mut std::io::stdin().lock());
+    Ok(crate::EXIT_OK)
+}
+
+/// Feeds `input` to the session line by line until `quit` or its end. Bytes are bytes: a line
+/// over [`MAX_LINE_BYTES`] or not valid UTF-8 is answered with an `info string` naming it and
+/// skipped (only its first bytes are ever held), and the session goes on.
+pub fn serve(mut session: Session, input: &mut dyn BufRead) {
+    let mut number = 0u64;
+    while let Ok(Some(line)) = read_capped_line(input, MAX_LINE_BYTES) {
+        number += 1;
+        if line.dropped > 0 {
+            session.say(&format!(
+                "info string input line {number} ignored: longer than {MAX_LINE_BYTES} bytes ({} bytes dropped)",
+                line.dropped
+            ));
+            continue;
+        }
+        if line.invalid_utf8 {
+            session.say(&format!(
+                "info string input line {number} ignored: not valid UTF-8"
+            ));
+            continue;
+        }
+        if !session.handle(&line.text) {
+            return;
         }
     }
     session.stop_search();
-    Ok(crate::EXIT_OK)
 }

@@ -1,9 +1,11 @@
 //! Players: anything that picks a move for a game under limits. The trait and its failures live
 //! here; the kinds of player each have a module: [`spec`] (resolving a player from its text, the
 //! one place that knows every kind), [`builtin`] (the in-process engine), [`simple`] (`random`
-//! and `greedy`, for testing the harness without a search) and [`uci`] (external engines).
+//! and `greedy`, for testing the harness without a search), [`uci`] (external UCI and UCCI
+//! engines) and [`lines`] (reading their output with bounded memory).
 
 pub mod builtin;
+pub mod lines;
 pub mod simple;
 pub mod spec;
 pub mod uci;

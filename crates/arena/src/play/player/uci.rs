@@ -1,5 +1,14 @@
-//! External UCI engines as players: the configuration (from an engine TOML file with a `[uci]`
-//! table), the engine process, and [`ExternalPlayer`].
+//! External UCI and UCCI engines as players: the configuration (from an engine TOML file with
+//! a `[uci]` table; `protocol = "ucci"` in it for UCCI), the engine process, and
+//! [`ExternalPlayer`].
+//!
+//! UCCI (the Chinese engine protocol of ElephantEye and UCCILEAG) differs from UCI in the
+//! handshake (`ucci`/`ucciok`), `setoption NAME VALUE`, no `ucinewgame`, the `go` forms
+//! (`go time T increment I opptime T oppincrement I`, `go time T movestogo M ...`, `go depth D`,
+//! `go nodes N`; times in milliseconds when the engine declares `usemillisec`, which is then
+//! switched on, else in seconds), scores without `cp`, `nobestmove`, and `banmoves`: before each
+//! `go` the arena sends the legal moves the judge says would lose on the spot by the repetition
+//! rules (perpetual check or chase), as UCCILEAG does, unless every legal move would.
 //!
 //! One process per engine per worker thread, started lazily and reused across games
 //! (`ucinewgame` + `isready`). Each move sends `position fen <start FEN> moves ...` and a `go`
@@ -9,13 +18,18 @@
 //! is not legal (`illegal-move`), its output closes while it keeps running (`disconnect`). After
 //! a failure the process is killed and a fresh one starts with the next game.
 //!
-//! The engine's output is read by a thread per pipe feeding a channel; waits are
-//! `recv_timeout` against a deadline, never sleeps. Its stderr goes to one file per game under
+//! The engine's output is read by a thread per pipe feeding a bounded channel; waits are
+//! `recv_timeout` against a deadline, never sleeps. Bytes are bytes: lines are capped at
+//! [`MAX_LINE_BYTES`] (the rest dropped) and decoded lossily, so a stray non-UTF-8 byte or a
+//! megabyte line costs nothing; an engine that prints more than [`MAX_OUTPUT_PER_MOVE`] bytes
+//! without a `bestmove` is a `disconnect` named as a flood in the game's log, and one that floods
+//! while the opponent thinks is slowed by the full channel (the pipe blocks), not buffered. Its stderr goes to one file per game under
 //! the run folder (`DIR/engines/<player>/game-<index>.stderr.log`), followed by a line saying
 //! how the arena saw any failure.
 
 pub mod session;
 
+use super::lines::{read_capped_line, MAX_LINE_BYTES};
 use super::{MoveChoice, Player, PlayerFailure};
 use crate::play::limits::MoveLimits;
 use anyhow::{anyhow, bail, Context};
@@ -26,7 +40,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -39,6 +53,12 @@ pub const DEFAULT_FIXED_LIMIT_TIMEOUT_MS: u64 = 120_000;
 /// How long to wait, after the engine's output closed, for its error output to close too
 /// (which tells an exiting process from one that only dropped its output).
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// Most bytes of output an engine may print for one move before its `bestmove`: more is a
+/// flood (a `disconnect`), whatever the clock says.
+pub const MAX_OUTPUT_PER_MOVE: u64 = 32 * 1024 * 1024;
+/// Lines of engine output buffered between the reader thread and the arena; beyond it the
+/// reader waits and the engine's pipe fills, which bounds memory.
+const CHANNEL_LINES: usize = 4096;
 /// Placeholder in `command` for the running `chuhan` executable.
 pub const CHUHAN_PLACEHOLDER: &str = "{chuhan}";
 
@@ -72,7 +92,44 @@ impl Coordinates {
     }
 }
 
-/// An external UCI engine: how to start it and talk to it.
+/// The protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// UCI as Pikafish and Fairy-Stockfish speak it for xiangqi.
+    #[default]
+    Uci,
+    /// UCCI (ElephantEye, UCCILEAG's engines).
+    Ucci,
+}
+
+impl Protocol {
+    /// The handshake command and the line that ends its answer.
+    pub fn handshake(self) -> (&'static str, &'static str) {
+        match self {
+            Protocol::Uci => ("uci", "uciok"),
+            Protocol::Ucci => ("ucci", "ucciok"),
+        }
+    }
+
+    /// The other protocol (for naming an engine that answers in it).
+    fn other(self) -> Protocol {
+        match self {
+            Protocol::Uci => Protocol::Ucci,
+            Protocol::Ucci => Protocol::Uci,
+        }
+    }
+
+    /// The engine-file spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Ucci => "ucci",
+        }
+    }
+}
+
+/// An external UCI or UCCI engine: how to start it and talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalEngine {
     /// Name from the file (`name = ...`), else the file stem.
@@ -89,6 +146,8 @@ pub struct ExternalEngine {
     pub options: Vec<(String, String)>,
     /// Square convention.
     pub coordinates: Coordinates,
+    /// UCI or UCCI.
+    pub protocol: Protocol,
     /// Time allowed for `uciok` and for each `readyok`.
     pub startup_timeout: Duration,
     /// Time allowed beyond the clock or the fixed move time.
@@ -116,6 +175,8 @@ struct UciToml {
     working_dir: Option<String>,
     #[serde(default)]
     coordinates: Coordinates,
+    #[serde(default)]
+    protocol: Protocol,
     startup_timeout_ms: Option<u64>,
     move_margin_ms: Option<u64>,
     fixed_limit_timeout_ms: Option<u64>,
@@ -208,6 +269,7 @@ pub fn parse_external(
         working_dir: u.working_dir.map(|d| base.join(d)),
         options,
         coordinates: u.coordinates,
+        protocol: u.protocol,
         startup_timeout: ms(
             u.startup_timeout_ms,
             "startup_timeout_ms",
@@ -245,25 +307,51 @@ impl ExternalEngine {
     /// Starts the engine once, completes the handshake and quits: the check a run makes before
     /// it starts, so a missing program or a silent engine is an error, not a run of losses.
     pub fn probe(&self) -> anyhow::Result<()> {
+        self.declared_options().map(|_| ())
+    }
+
+    /// Starts the engine once, completes the handshake and quits, returning the names of the
+    /// options it declared (errors as [`ExternalEngine::probe`]).
+    pub fn declared_options(&self) -> anyhow::Result<Vec<String>> {
         let mut p = Process::start(self, Arc::new(Mutex::new(None))).map_err(|e| {
+            let (hello, ok) = self.protocol.handshake();
             let why = match e {
-                StartError::Failed(PlayerFailure::Timeout) => format!(
-                    "'{}' did not answer uci with uciok (or isready with readyok) within {} ms (startup_timeout_ms)",
+                StartError::Silent { sent, last } => format!(
+                    "'{}' did not answer '{sent}' within {} ms (startup_timeout_ms; protocol = \"{}\" expects {}); {}",
                     self.command.display(),
-                    self.startup_timeout.as_millis()
+                    self.startup_timeout.as_millis(),
+                    self.protocol.name(),
+                    if sent == hello { ok } else { "readyok" },
+                    match last {
+                        Some(l) => format!("the last line received was '{l}'"),
+                        None => "no line was received".into(),
+                    }
                 ),
                 other => other.to_string(),
             };
             anyhow!("engine {} ({}): {why}", self.name, self.source)
         })?;
         p.quit();
-        Ok(())
+        Ok(std::mem::take(&mut p.declared))
     }
+}
+
+/// The option name an `option` line declares: UCI `option name NAME... type ...`, UCCI
+/// `option NAME type ...`.
+fn declared_option(words: &[&str], protocol: Protocol) -> Option<String> {
+    let rest = match (protocol, words) {
+        (Protocol::Uci, ["option", "name", rest @ ..]) => rest,
+        (Protocol::Ucci, ["option", rest @ ..]) => rest,
+        _ => return None,
+    };
+    let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
+    (end > 0).then(|| rest[..end].join(" "))
 }
 
 /// What the pipe reader threads report.
 enum Output {
-    Line(String),
+    /// A line and its length in bytes as read (before the cap).
+    Line(String, u64),
     StdoutClosed,
     StderrClosed,
 }
@@ -276,8 +364,27 @@ enum StartError {
         command: String,
         source: std::io::Error,
     },
+    #[error("sent '{sent}' and received '{received}': the engine speaks {speaks}, set protocol = \"{speaks}\" in [uci]")]
+    Protocol {
+        sent: String,
+        received: String,
+        speaks: &'static str,
+    },
+    #[error("no answer to '{sent}' in time")]
+    Silent { sent: String, last: Option<String> },
     #[error("{0}")]
     Failed(PlayerFailure),
+}
+
+impl StartError {
+    /// The failure a game records when the engine cannot be started.
+    fn into_failure(self) -> PlayerFailure {
+        match self {
+            StartError::Failed(f) => f,
+            StartError::Silent { .. } => PlayerFailure::Timeout,
+            other => PlayerFailure::Crash(other.to_string()),
+        }
+    }
 }
 
 type SharedLog = Arc<Mutex<Option<File>>>;
@@ -289,25 +396,26 @@ struct Process {
     output: Receiver<Output>,
     stderr_closed: bool,
     startup_timeout: Duration,
+    protocol: Protocol,
+    /// UCCI: whether `go` times are in milliseconds (the engine declared `usemillisec`).
+    millis: bool,
+    /// The last line of output seen (for naming a silent engine).
+    last_line: Option<String>,
+    /// Bytes of output read so far (the flood check counts them per move).
+    bytes_read: u64,
+    /// Options the engine declared in the handshake.
+    declared: Vec<String>,
 }
 
 impl Process {
     /// Spawns the engine and completes `uci`/`uciok`, the options, and `isready`/`readyok`.
     fn start(engine: &ExternalEngine, log: SharedLog) -> Result<Process, StartError> {
         let mut p = Process::spawn(engine, log)?;
-        let handshake = |p: &mut Process| -> Result<(), PlayerFailure> {
-            p.send("uci")?;
-            p.wait_for("uciok", Instant::now() + engine.startup_timeout)?;
-            for (name, value) in &engine.options {
-                p.send(&format!("setoption name {name} value {value}"))?;
-            }
-            p.ready()
-        };
-        match handshake(&mut p) {
+        match p.handshake(engine) {
             Ok(()) => Ok(p),
-            Err(f) => {
+            Err(e) => {
                 p.kill();
-                Err(StartError::Failed(f))
+                Err(e)
             }
         }
     }
@@ -329,12 +437,13 @@ impl Process {
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(CHANNEL_LINES);
         let tx2 = tx.clone();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(Output::Line(line)).is_err() {
+            let mut reader = BufReader::new(stdout);
+            while let Ok(Some(line)) = read_capped_line(&mut reader, MAX_LINE_BYTES) {
+                let size = line.text.len() as u64 + line.dropped;
+                if tx.send(Output::Line(line.text, size)).is_err() {
                     return;
                 }
             }
@@ -361,6 +470,70 @@ impl Process {
             output: rx,
             stderr_closed: false,
             startup_timeout: engine.startup_timeout,
+            protocol: engine.protocol,
+            millis: false,
+            last_line: None,
+            bytes_read: 0,
+            declared: Vec::new(),
+        })
+    }
+
+    /// `uci`/`uciok` (or `ucci`/`ucciok`), the options, and `isready`/`readyok`. An answer in
+    /// the other protocol's words is named at once; silence is named with the last line seen.
+    fn handshake(&mut self, engine: &ExternalEngine) -> Result<(), StartError> {
+        let (hello, ok) = self.protocol.handshake();
+        let (_, other_ok) = self.protocol.other().handshake();
+        self.send(hello).map_err(StartError::Failed)?;
+        let deadline = Instant::now() + engine.startup_timeout;
+        loop {
+            let line = match self.next_line(deadline) {
+                Ok(l) => l,
+                Err(PlayerFailure::Timeout) => {
+                    return Err(StartError::Silent {
+                        sent: hello.into(),
+                        last: self.last_line.clone(),
+                    })
+                }
+                Err(f) => return Err(StartError::Failed(f)),
+            };
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [w] if *w == ok => break,
+                [w] if *w == other_ok => {
+                    return Err(StartError::Protocol {
+                        sent: hello.into(),
+                        received: line.clone(),
+                        speaks: self.protocol.other().name(),
+                    })
+                }
+                ["option", ..] => {
+                    if let Some(name) = declared_option(&words, self.protocol) {
+                        if self.protocol == Protocol::Ucci && name == "usemillisec" {
+                            self.millis = true;
+                        }
+                        self.declared.push(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.millis {
+            self.send("setoption usemillisec true")
+                .map_err(StartError::Failed)?;
+        }
+        for (name, value) in &engine.options {
+            let line = match self.protocol {
+                Protocol::Uci => format!("setoption name {name} value {value}"),
+                Protocol::Ucci => format!("setoption {name} {value}"),
+            };
+            self.send(&line).map_err(StartError::Failed)?;
+        }
+        self.ready().map_err(|f| match f {
+            PlayerFailure::Timeout => StartError::Silent {
+                sent: "isready".into(),
+                last: self.last_line.clone(),
+            },
+            f => StartError::Failed(f),
         })
     }
 
@@ -394,7 +567,11 @@ impl Process {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.output.recv_timeout(left) {
-                Ok(Output::Line(l)) => return Ok(l),
+                Ok(Output::Line(l, size)) => {
+                    self.bytes_read += size + 1;
+                    self.last_line = Some(l.clone());
+                    return Ok(l);
+                }
                 Ok(Output::StderrClosed) => self.stderr_closed = true,
                 Ok(Output::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.closed())
@@ -492,6 +669,12 @@ impl SearchReport {
                 (Some(&"cp"), Some(cp)) => self.score = Some(cp),
                 (Some(&"mate"), Some(m)) if m > 0 => self.score = Some(MATE - (2 * m - 1)),
                 (Some(&"mate"), Some(m)) => self.score = Some(-(MATE + 2 * m)),
+                // UCCI writes the score bare: `score 35`.
+                (Some(v), _) => {
+                    if let Ok(cp) = v.parse::<i32>() {
+                        self.score = Some(cp);
+                    }
+                }
                 _ => {}
             }
         }
@@ -533,7 +716,66 @@ pub fn go_command(limits: &MoveLimits, red_to_move: bool) -> String {
     go
 }
 
-/// An external UCI engine playing in the arena.
+/// The UCCI `go` command for the move limits: one mode (`time`, `depth` or `nodes`), times in
+/// milliseconds when `millis` (the engine has `usemillisec` on), else whole seconds (at least
+/// 1). A fixed move time is `time T movestogo 1`; with no limit, `go depth infinite`.
+pub fn ucci_go_command(limits: &MoveLimits, millis: bool) -> String {
+    let t = |d: Duration| {
+        if millis {
+            d.as_millis().max(1)
+        } else {
+            (d.as_millis() / 1000).max(1)
+        }
+    };
+    if let Some(left) = limits.time_left {
+        let other = limits.opponent_time_left.unwrap_or(left);
+        let inc = t(limits.increment);
+        return match limits.moves_to_go {
+            Some(m) => format!(
+                "go time {} movestogo {m} opptime {} oppmovestogo {m}",
+                t(left),
+                t(other)
+            ),
+            None if limits.increment.is_zero() => {
+                format!("go time {} opptime {}", t(left), t(other))
+            }
+            None => format!(
+                "go time {} increment {inc} opptime {} oppincrement {inc}",
+                t(left),
+                t(other)
+            ),
+        };
+    }
+    if let Some(m) = limits.movetime {
+        return format!("go time {} movestogo 1", t(m));
+    }
+    if let Some(d) = limits.depth {
+        return format!("go depth {d}");
+    }
+    if let Some(n) = limits.nodes {
+        return format!("go nodes {n}");
+    }
+    "go depth infinite".into()
+}
+
+/// The legal moves that would lose on the spot by the repetition rules, for UCCI's
+/// `banmoves`; empty when there are none or when every legal move would (then the engine must
+/// choose among them).
+pub fn banned_moves(game: &mut Game) -> Vec<Move> {
+    let legal: Vec<Move> = game.legal_moves().iter().copied().collect();
+    let banned: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&mv| game.would_forfeit(mv))
+        .collect();
+    if banned.len() == legal.len() {
+        Vec::new()
+    } else {
+        banned
+    }
+}
+
+/// An external UCI or UCCI engine playing in the arena.
 pub struct ExternalPlayer {
     name: String,
     engine: ExternalEngine,
@@ -584,7 +826,7 @@ impl ExternalPlayer {
         }
     }
 
-    fn ask(&mut self, game: &Game, limits: &MoveLimits) -> Result<MoveChoice, PlayerFailure> {
+    fn ask(&mut self, game: &mut Game, limits: &MoveLimits) -> Result<MoveChoice, PlayerFailure> {
         let coords = self.engine.coordinates;
         let moves = game.moves();
         let mut start = game.position().clone();
@@ -600,19 +842,41 @@ impl ExternalPlayer {
             }
         }
         let red = game.position().side_to_move() == chuhan_engine::Color::Red;
-        let go = go_command(limits, red);
+        let banned = match self.engine.protocol {
+            Protocol::Ucci => banned_moves(game),
+            Protocol::Uci => Vec::new(),
+        };
         let deadline = Instant::now() + self.deadline(limits);
         let Some(p) = self.process.as_mut() else {
             return Err(PlayerFailure::Crash("the engine is not running".into()));
         };
+        let go = match p.protocol {
+            Protocol::Uci => go_command(limits, red),
+            Protocol::Ucci => ucci_go_command(limits, p.millis),
+        };
         p.send(&position)?;
+        if !banned.is_empty() {
+            let list: Vec<String> = banned.iter().map(|&mv| coords.write(mv)).collect();
+            p.send(&format!("banmoves {}", list.join(" ")))?;
+        }
         p.send(&go)?;
         let mut report = SearchReport::default();
+        let start_bytes = p.bytes_read;
         loop {
             let line = p.next_line(deadline)?;
+            if p.bytes_read - start_bytes > MAX_OUTPUT_PER_MOVE {
+                return Err(PlayerFailure::Disconnect(format!(
+                    "flood: the engine printed more than {MAX_OUTPUT_PER_MOVE} bytes without a bestmove"
+                )));
+            }
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("info") => report.update(&line),
+                Some("nobestmove") => {
+                    return Err(PlayerFailure::IllegalMove(format!(
+                        "'{line}' while the position has legal moves"
+                    )))
+                }
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("");
                     let mv = coords.read(text).ok_or_else(|| {
@@ -657,14 +921,15 @@ impl Player for ExternalPlayer {
     fn new_game(&mut self, _seed: u64) {
         self.pending = None;
         let prepared = match self.process.as_mut() {
+            // UCCI has no ucinewgame: isready alone separates the games.
+            Some(p) if p.protocol == Protocol::Ucci => p.ready(),
             Some(p) => p.send("ucinewgame").and_then(|_| p.ready()),
             None => match Process::start(&self.engine, self.log.clone()) {
                 Ok(p) => {
                     self.process = Some(p);
                     Ok(())
                 }
-                Err(StartError::Failed(f)) => Err(f),
-                Err(e @ StartError::Spawn { .. }) => Err(PlayerFailure::Crash(e.to_string())),
+                Err(e) => Err(e.into_failure()),
             },
         };
         if let Err(f) = prepared {
@@ -733,6 +998,100 @@ mod tests {
             ..MoveLimits::default()
         };
         assert_eq!(go_command(&mt, true), "go movetime 100");
+    }
+
+    #[test]
+    fn ucci_go_commands_use_its_forms_and_units() {
+        let nodes = MoveLimits {
+            nodes: Some(5000),
+            ..MoveLimits::default()
+        };
+        assert_eq!(ucci_go_command(&nodes, true), "go nodes 5000");
+        let depth = MoveLimits {
+            depth: Some(7),
+            ..MoveLimits::default()
+        };
+        assert_eq!(ucci_go_command(&depth, false), "go depth 7");
+        let clock = MoveLimits {
+            time_left: Some(Duration::from_millis(9000)),
+            opponent_time_left: Some(Duration::from_millis(8000)),
+            increment: Duration::from_millis(100),
+            ..MoveLimits::default()
+        };
+        assert_eq!(
+            ucci_go_command(&clock, true),
+            "go time 9000 increment 100 opptime 8000 oppincrement 100"
+        );
+        // Seconds without usemillisec (never 0, which would mean no time at all).
+        assert_eq!(
+            ucci_go_command(&clock, false),
+            "go time 9 increment 1 opptime 8 oppincrement 1"
+        );
+        let cyclic = MoveLimits {
+            moves_to_go: Some(12),
+            increment: Duration::ZERO,
+            ..clock
+        };
+        assert_eq!(
+            ucci_go_command(&cyclic, true),
+            "go time 9000 movestogo 12 opptime 8000 oppmovestogo 12"
+        );
+        let mt = MoveLimits {
+            movetime: Some(Duration::from_millis(300)),
+            ..MoveLimits::default()
+        };
+        assert_eq!(ucci_go_command(&mt, true), "go time 300 movestogo 1");
+        assert_eq!(
+            ucci_go_command(&MoveLimits::default(), true),
+            "go depth infinite"
+        );
+    }
+
+    #[test]
+    fn ucci_scores_without_cp_are_read() {
+        let mut r = SearchReport::default();
+        r.update("info depth 6 score -35 pv h2e2 h9g7");
+        assert_eq!((r.score, r.depth), (Some(-35), Some(6)));
+    }
+
+    #[test]
+    fn banned_moves_are_the_forfeiting_ones_only() {
+        // The perpetual check of the rules tests: after these moves Red's f5e5 checks for the
+        // third time and loses.
+        let fen = "4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 1 1";
+        let mut game = Game::new(
+            chuhan_engine::Position::from_fen(fen).unwrap(),
+            chuhan_engine::GameConfig::default(),
+        );
+        assert_eq!(banned_moves(&mut game), []);
+        for m in "e9f9 e5f5 f9e9 f5e5 e9f9 e5f5 f9e9".split(' ') {
+            game.play(Move::parse_uci(m).unwrap()).unwrap();
+        }
+        assert_eq!(banned_moves(&mut game), [Move::parse_uci("f5e5").unwrap()]);
+    }
+
+    #[test]
+    fn protocol_key_parses_and_defaults_to_uci() {
+        let base = Path::new("/cfg");
+        let e = parse_external(
+            "[uci]\ncommand = \"x\"\nprotocol = \"ucci\"",
+            "e.toml",
+            base,
+            "e",
+        )
+        .unwrap();
+        assert_eq!(e.protocol, Protocol::Ucci);
+        let e = parse_external("[uci]\ncommand = \"x\"", "e.toml", base, "e").unwrap();
+        assert_eq!(e.protocol, Protocol::Uci);
+        let m = parse_external(
+            "[uci]\ncommand = \"x\"\nprotocol = \"xboard\"",
+            "bad.toml",
+            base,
+            "e",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(m.contains("bad.toml") && m.contains("xboard"), "{m}");
     }
 
     #[test]

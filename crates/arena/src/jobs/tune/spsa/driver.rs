@@ -1,9 +1,12 @@
 //! The iteration loop (deterministic at any concurrency, with the lag rule) and the games it
-//! plays: real engine games, or any [`PlayGame`].
+//! plays: built-in engine games ([`EngineGames`]), external engine games with tuned options
+//! ([`OptionGames`]), or any [`PlayGame`].
 
 use super::gains::{Perturbation, Spsa};
+use super::parameters::option_name;
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, OpeningBook, OpeningSource};
+use crate::play::player::uci::ExternalEngine;
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
 use crate::play::schedule::{game_seed, GameSpec};
@@ -273,28 +276,102 @@ impl PlayGame for EngineGames {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::Engine(Arc::new(self.config("theta+", &job.plus)));
         let minus = PlayerSpec::Engine(Arc::new(self.config("theta-", &job.minus)));
-        let mut plus = plus.create("theta+");
-        let mut minus = minus.create("theta-");
-        let spec = GameSpec {
-            index: job.game,
-            pair: job.pair,
-            pairing: 0,
-            red: usize::from(!job.plus_is_red),
-            black: usize::from(job.plus_is_red),
-            seed: job.seed,
-        };
-        let record = if job.plus_is_red {
-            play_scheduled(&spec, &opening, &mut *plus, &mut *minus, &self.settings)
-        } else {
-            play_scheduled(&spec, &opening, &mut *minus, &mut *plus, &self.settings)
-        };
-        let red = match record.result {
-            GameResult::RedWins => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWins => 0.0,
-        };
-        Ok(if job.plus_is_red { red } else { 1.0 - red })
+        play_pair_game(job, &opening, &plus, &minus, &self.settings)
     }
+}
+
+/// Real games of an external engine: the base engine file with the tuned options set (each
+/// game starts its two processes, so no setting leaks from one game into the next). A failure
+/// of the engine is a lost game, as in the arena.
+pub struct OptionGames {
+    /// The base engine.
+    pub base: ExternalEngine,
+    /// The tuned option names (`option:` removed), in parameter order.
+    pub names: Vec<String>,
+    /// Opening per pair index.
+    pub openings: Openings,
+    /// Rules, limits, adjudication.
+    pub settings: PlaySettings,
+}
+
+impl OptionGames {
+    /// The games for `base` tuning the parameters named `params` (each `option:NAME`).
+    pub fn new(
+        base: ExternalEngine,
+        params: &[String],
+        openings: Openings,
+        settings: PlaySettings,
+    ) -> OptionGames {
+        let names = params
+            .iter()
+            .map(|p| option_name(p).unwrap_or(p).to_string())
+            .collect();
+        OptionGames {
+            base,
+            names,
+            openings,
+            settings,
+        }
+    }
+
+    /// The base engine with the options set to `values`: an option the file sets already is
+    /// replaced in place (UCI option names ignore case), others are sent after the file's.
+    pub fn engine(&self, name: &str, values: &[i32]) -> ExternalEngine {
+        let mut e = self.base.clone();
+        e.name = name.to_string();
+        for (option, &v) in self.names.iter().zip(values) {
+            match e
+                .options
+                .iter_mut()
+                .find(|(n, _)| n.eq_ignore_ascii_case(option))
+            {
+                Some(slot) => slot.1 = v.to_string(),
+                None => e.options.push((option.clone(), v.to_string())),
+            }
+        }
+        e
+    }
+}
+
+impl PlayGame for OptionGames {
+    fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+        let opening = self.openings.get(job.pair)?;
+        let plus = PlayerSpec::External(Arc::new(self.engine("theta+", &job.plus)));
+        let minus = PlayerSpec::External(Arc::new(self.engine("theta-", &job.minus)));
+        play_pair_game(job, &opening, &plus, &minus, &self.settings)
+    }
+}
+
+/// Plays one game of a pair between fresh players of `plus` and `minus` and returns the plus
+/// side's score.
+fn play_pair_game(
+    job: &GameJob,
+    opening: &str,
+    plus: &PlayerSpec,
+    minus: &PlayerSpec,
+    settings: &PlaySettings,
+) -> anyhow::Result<f64> {
+    let mut plus = plus.create("theta+");
+    let mut minus = minus.create("theta-");
+    let spec = GameSpec {
+        index: job.game,
+        pair: job.pair,
+        pairing: 0,
+        red: usize::from(!job.plus_is_red),
+        black: usize::from(job.plus_is_red),
+        seed: job.seed,
+    };
+    let record = if job.plus_is_red {
+        play_scheduled(&spec, opening, &mut *plus, &mut *minus, settings)
+    } else {
+        play_scheduled(&spec, opening, &mut *minus, &mut *plus, settings)
+    };
+    let red = match record.result {
+        GameResult::RedWins => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWins => 0.0,
+    };
+    Ok(if job.plus_is_red { red } else { 1.0 - red })
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! SPSA, fishtest-compatible, over the engine's parameter table: [`parameters`] (what is tuned,
+//! SPSA, fishtest-compatible, over the engine's parameter table or an external engine's
+//! options (`option:NAME`, sent with `setoption`): [`parameters`] (what is tuned,
 //! parameter files), [`gains`] (the schedule, perturbations, updates), [`driver`] (the
 //! iteration loop and the games), [`storage`] (manifest, spsa.csv, tuned.toml) and [`run`], the
 //! job itself.
@@ -34,14 +35,15 @@ pub mod gains;
 pub mod parameters;
 pub mod storage;
 
-pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, PlayGame};
+pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, OptionGames, PlayGame};
 pub use gains::{iteration_seed, stochastic_round, Gains, Perturbation, Spsa};
 pub use parameters::{
-    params_from_names, parse_param_file, ParamFileError, ParamNamesError, SpsaParam, FIELDS,
+    option_name, params_from_names, parse_param_file, ParamFileError, ParamNamesError, SpsaParam,
+    FIELDS, OPTION_PREFIX,
 };
 pub use storage::{
-    choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_toml, SpsaConfig,
-    SpsaManifest,
+    choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_external_toml, tuned_toml,
+    SpsaBase, SpsaConfig, SpsaManifest,
 };
 
 use crate::play::config::{builtin_levels, parse_engine_config};
@@ -102,22 +104,14 @@ pub fn run(
         Destination::Resume(dir) => (dir.clone(), true),
     };
     let spsa = config.spsa();
-    let (full_base, hash) = resolve_base(&config.base)?;
+    let (resolved, hash) = resolve_base(&config.base)?;
     if hash != config.base_hash {
         bail!(
             "the base engine file {} changed since the run started",
             config.base
         );
     }
-    let mut base = full_base.clone();
-    if let Some(level) = base.level.as_mut() {
-        level.time = None;
-    }
-    let indices: Vec<usize> = spsa
-        .params
-        .iter()
-        .map(|p| params::index_of(&p.name).ok_or_else(|| anyhow!("unknown parameter '{}'", p.name)))
-        .collect::<anyhow::Result<_>>()?;
+    resolved.check_params(&spsa.params)?;
     if concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
@@ -125,21 +119,43 @@ pub fn run(
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let total_pairs = spsa.gains.iterations * spsa.pairs_per_iteration;
-    let games = EngineGames {
-        base: base.clone(),
-        indices,
-        openings: Openings::new(&config.openings, spsa.seed, total_pairs)?,
-        settings: PlaySettings {
-            game: GameConfig {
-                rules: config.rules,
-                move_limit: config.move_limit,
-            },
-            limit: config.limit,
-            adjudication: Adjudication {
-                ply_cap: config.ply_cap,
-                ..Adjudication::default()
-            },
+    let openings = Openings::new(&config.openings, spsa.seed, total_pairs)?;
+    let settings = PlaySettings {
+        game: GameConfig {
+            rules: config.rules,
+            move_limit: config.move_limit,
         },
+        limit: config.limit,
+        adjudication: Adjudication {
+            ply_cap: config.ply_cap,
+            ..Adjudication::default()
+        },
+    };
+    let games: Box<dyn PlayGame> = match &resolved {
+        SpsaBase::Engine(full_base) => {
+            let mut base = full_base.clone();
+            if let Some(level) = base.level.as_mut() {
+                level.time = None;
+            }
+            let indices: Vec<usize> = spsa
+                .params
+                .iter()
+                .map(|p| {
+                    params::index_of(&p.name)
+                        .ok_or_else(|| anyhow!("unknown parameter '{}'", p.name))
+                })
+                .collect::<anyhow::Result<_>>()?;
+            Box::new(EngineGames {
+                base,
+                indices,
+                openings,
+                settings,
+            })
+        }
+        SpsaBase::External(engine, _) => {
+            let names: Vec<String> = spsa.params.iter().map(|p| p.name.clone()).collect();
+            Box::new(OptionGames::new(engine.clone(), &names, openings, settings))
+        }
     };
 
     // Open the results: a new folder, or the resumed spsa.csv cut back to its complete lines.
@@ -194,7 +210,7 @@ pub fn run(
         });
         Ok(())
     };
-    let outcome = drive(&spsa, history, &games, concurrency, &mut on_row);
+    let outcome = drive(&spsa, history, &*games, concurrency, &mut on_row);
     progress.on(&Progress::Finished);
     let history = outcome.map_err(|e| {
         anyhow!(
@@ -223,10 +239,18 @@ pub fn run(
         "Made by chuhan tune spsa: {} iterations from base '{}', seed {}.\nAccept only after an SPRT against the start values:\n  {sprt}",
         spsa.gains.iterations, config.base, config.seed
     );
-    let text = tuned_toml(&full_base, &spsa, &theta, &comment);
-    // The file must load as an engine config; a failure here is a bug, not bad input.
-    parse_engine_config(&text, "tuned.toml", "spsa-tuned", &builtin_levels())
-        .context("the tuned configuration does not load")?;
+    let text = match &resolved {
+        SpsaBase::Engine(full_base) => {
+            let text = tuned_toml(full_base, &spsa, &theta, &comment);
+            // The file must load as an engine config; a failure here is a bug, not bad input.
+            parse_engine_config(&text, "tuned.toml", "spsa-tuned", &builtin_levels())
+                .context("the tuned configuration does not load")?;
+            text
+        }
+        SpsaBase::External(engine, base_text) => {
+            tuned_external_toml(engine, base_text, &spsa, &theta, &comment)?
+        }
+    };
     std::fs::write(&tuned_path, text)
         .with_context(|| format!("cannot write {}", tuned_path.display()))?;
 

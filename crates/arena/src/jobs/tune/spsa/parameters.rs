@@ -1,10 +1,21 @@
-//! What an SPSA run tunes: parameters from a fishtest parameter file or by name.
+//! What an SPSA run tunes: parameters from a fishtest parameter file or by name. A name is an
+//! entry of the built-in engine's parameter table, or `option:NAME`, an option of an external
+//! engine (set with `setoption`), whose range the file gives.
 
 use super::DEFAULT_R_END;
 use chuhan_engine::{params, Params};
 use serde::{Deserialize, Serialize};
 
-/// One tuned parameter: a name from the parameter table and its SPSA settings.
+/// The prefix of a parameter naming an external engine's option (`option:Skill Level`).
+pub const OPTION_PREFIX: &str = "option:";
+
+/// The option name of an `option:NAME` parameter, `None` for a table parameter.
+pub fn option_name(param: &str) -> Option<&str> {
+    param.strip_prefix(OPTION_PREFIX).map(str::trim)
+}
+
+/// One tuned parameter: a name from the parameter table (or `option:NAME`) and its SPSA
+/// settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpsaParam {
     /// Name in the parameter table (`chuhan params`).
@@ -40,7 +51,8 @@ pub const FIELDS: [&str; 6] = ["name", "start", "min", "max", "c_end", "r_end"];
 
 /// Parses a fishtest parameter file: lines `name, start, min, max, c_end, r_end`; blank lines
 /// and `#` comments (whole lines or line ends) are skipped. Names come from the parameter
-/// table; `min <= start <= max` within the table's range, `min` and `max` whole numbers,
+/// table, or are `option:NAME` (an external engine's option: any whole-number range);
+/// `min <= start <= max` within the table's range, `min` and `max` whole numbers,
 /// `c_end > 0`, `r_end > 0`, no name twice.
 pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, ParamFileError> {
     let mut out: Vec<SpsaParam> = Vec::new();
@@ -67,12 +79,16 @@ pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, Para
             ));
         }
         let name = cells[0];
-        let index = params::index_of(name).ok_or_else(|| {
-            err(
-                "name",
-                format!("unknown parameter '{name}' (see `chuhan params`)"),
-            )
-        })?;
+        let index = match option_name(name) {
+            Some("") => return Err(err("name", format!("'{name}' names no option"))),
+            Some(_) => None,
+            None => Some(params::index_of(name).ok_or_else(|| {
+                err(
+                    "name",
+                    format!("unknown parameter '{name}' (see `chuhan params`, or option:NAME for an external engine's option)"),
+                )
+            })?),
+        };
         if out.iter().any(|p| p.name == name) {
             return Err(err("name", format!("'{name}' is listed twice")));
         }
@@ -88,11 +104,16 @@ pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, Para
             nums[k] = v;
         }
         let [start, min, max, c_end, r_end] = nums;
-        let def = &params::table()[index];
         for (field, v) in [("min", min), ("max", max)] {
             if v.fract() != 0.0 {
                 return Err(err(field, format!("{v} is not a whole number")));
             }
+            if v.abs() > i32::MAX as f64 {
+                return Err(err(field, format!("{v} is beyond a 32-bit whole number")));
+            }
+            let Some(def) = index.map(|i| &params::table()[i]) else {
+                continue;
+            };
             if v < def.min as f64 || v > def.max as f64 {
                 return Err(err(
                     field,
@@ -157,6 +178,9 @@ pub enum ParamNamesError {
         /// Its maximum.
         max: i32,
     },
+    /// An engine option, whose range only a parameter file gives.
+    #[error("--params: '{0}' is an engine option: give it in a --params-file with its start, min, max, c_end and r_end")]
+    OptionNeedsFile(String),
     /// No name at all.
     #[error("--params: give at least one parameter name")]
     Empty,
@@ -168,6 +192,9 @@ pub enum ParamNamesError {
 pub fn params_from_names(list: &str, base: &Params) -> Result<Vec<SpsaParam>, ParamNamesError> {
     let mut out: Vec<SpsaParam> = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if option_name(name).is_some() {
+            return Err(ParamNamesError::OptionNeedsFile(name.to_string()));
+        }
         let index =
             params::index_of(name).ok_or_else(|| ParamNamesError::Unknown(name.to_string()))?;
         if out.iter().any(|p| p.name == name) {
@@ -231,6 +258,13 @@ mod tests {
         assert_eq!(err("# nothing\n").field, "line");
         let e = err("eval.tempo,3,-20,40,3,0.002\neval.tempo,3,-20,40,3,0.002");
         assert_eq!((e.line, e.field), (2, "name"));
+        // Engine options take any whole-number range, and still the other checks.
+        let p = parse_param_file("option:Skill Level, 5, 0, 20000, 2, 0.01", "p.txt").unwrap();
+        assert_eq!(p[0].name, "option:Skill Level");
+        assert_eq!(p[0].max, 20000.0);
+        assert_eq!(err("option:Greed, 50, 0, 100.5, 2, 0.01").field, "max");
+        assert_eq!(err("option:Greed, 150, 0, 100, 2, 0.01").field, "start");
+        assert_eq!(err("option: , 50, 0, 100, 2, 0.01").field, "name");
     }
 
     #[test]
@@ -243,5 +277,9 @@ mod tests {
         assert_eq!(p[1], param("eval.tempo", 0.0, -20.0, 40.0, 3.0, 0.002));
         assert!(params_from_names("material.queen", &Params::default()).is_err());
         assert!(params_from_names("", &Params::default()).is_err());
+        assert_eq!(
+            params_from_names("option:Greed", &Params::default()),
+            Err(ParamNamesError::OptionNeedsFile("option:Greed".into()))
+        );
     }
 }

@@ -3,14 +3,15 @@
 
 use super::driver::IterationRow;
 use super::gains::{Gains, Spsa};
-use super::parameters::SpsaParam;
+use super::parameters::{option_name, SpsaParam};
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
+use crate::play::player::uci::{load_external, parse_external, ExternalEngine};
 use crate::play::results::{as_text, default_out_dir, Manifest, ResultsDir};
 use crate::play::setup::Destination;
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::{params, EngineConfig, RuleSet};
+use chuhan_engine::{params, EngineConfig, Params, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -75,9 +76,76 @@ impl SpsaConfig {
     }
 }
 
-/// The base engine of a spec (as `--player` takes it, overrides included), and the hash of its
-/// engine file if it names one.
-pub fn resolve_base(spec: &str) -> anyhow::Result<(EngineConfig, Option<String>)> {
+/// The base engine of a tuning run: the built-in engine (table parameters) or an external
+/// engine file (its options, `option:NAME`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpsaBase {
+    /// The in-process engine with this configuration.
+    Engine(EngineConfig),
+    /// An external UCI or UCCI engine, and the text of its file.
+    External(ExternalEngine, String),
+}
+
+impl SpsaBase {
+    /// The parameter table values that `--params NAME` starts from (the table defaults for an
+    /// external engine, whose options `--params` does not take).
+    pub fn params(&self) -> Params {
+        match self {
+            SpsaBase::Engine(c) => c.params.clone(),
+            SpsaBase::External(..) => Params::default(),
+        }
+    }
+
+    /// Checks that every parameter suits this base: table names for the built-in engine,
+    /// `option:NAME` for an external one, naming an option the engine declares (the engine is
+    /// started once to ask).
+    pub fn check_params(&self, params: &[SpsaParam]) -> anyhow::Result<()> {
+        match self {
+            SpsaBase::Engine(_) => {
+                if let Some(p) = params.iter().find(|p| option_name(&p.name).is_some()) {
+                    bail!(
+                        "parameter '{}' is an engine option, but the base is the built-in engine (give --base an external engine file)",
+                        p.name
+                    );
+                }
+            }
+            SpsaBase::External(engine, _) => {
+                if let Some(p) = params.iter().find(|p| option_name(&p.name).is_none()) {
+                    bail!(
+                        "parameter '{}' is a built-in table parameter, but the base {} is an external engine: name its options as option:NAME",
+                        p.name,
+                        engine.source
+                    );
+                }
+                let declared = engine.declared_options()?;
+                for p in params {
+                    let name = option_name(&p.name).unwrap_or_default();
+                    if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                        bail!(
+                            "parameter '{}': engine {} ({}) declares no option '{name}' (it declares: {})",
+                            p.name,
+                            engine.name,
+                            engine.source,
+                            declared.join(", ")
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The base engine of a spec (as `--player` takes it, overrides included, or an external engine
+/// file), and the hash of its engine file if it names one.
+pub fn resolve_base(spec: &str) -> anyhow::Result<(SpsaBase, Option<String>)> {
+    let file = Path::new(spec.trim());
+    if let Some(engine) = load_external(file).with_context(|| format!("--base {spec}"))? {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let hash = fnv1a_hex(text.as_bytes());
+        return Ok((SpsaBase::External(engine, text), Some(hash)));
+    }
     let config =
         resolve_engine(spec, &builtin_levels()).with_context(|| format!("--base {spec}"))?;
     // An engine file (possibly followed by `:key=value` overrides) is fingerprinted so that a
@@ -90,7 +158,7 @@ pub fn resolve_base(spec: &str) -> anyhow::Result<(EngineConfig, Option<String>)
     } else {
         None
     };
-    Ok((config, hash))
+    Ok((SpsaBase::Engine(config), hash))
 }
 
 /// Picks the configuration: from the command line (`from_args`), or from the manifest of the
@@ -274,6 +342,68 @@ pub fn tuned_toml(base: &EngineConfig, spsa: &Spsa, theta: &[f64], comment: &str
         }
     }
     s
+}
+
+/// Writes `tuned.toml` for an external base: its file with `[uci.options]` holding the final
+/// theta, rounded, and the command and working folder resolved (the file moves to the run
+/// folder). It loads as an engine file (checked).
+pub fn tuned_external_toml(
+    engine: &ExternalEngine,
+    text: &str,
+    spsa: &Spsa,
+    theta: &[f64],
+    comment: &str,
+) -> anyhow::Result<String> {
+    let mut table: toml::Table = text
+        .parse()
+        .map_err(|e| anyhow!("{}: {e}", engine.source))?;
+    table.insert("name".into(), toml::Value::String("spsa-tuned".into()));
+    let uci = table
+        .get_mut("uci")
+        .and_then(toml::Value::as_table_mut)
+        .ok_or_else(|| anyhow!("{}: no [uci] table", engine.source))?;
+    let keeps_placeholder = uci
+        .get("command")
+        .and_then(toml::Value::as_str)
+        .is_some_and(|c| c.contains(crate::play::player::uci::CHUHAN_PLACEHOLDER));
+    if !keeps_placeholder {
+        uci.insert(
+            "command".into(),
+            toml::Value::String(engine.command.display().to_string()),
+        );
+    }
+    if let Some(dir) = &engine.working_dir {
+        uci.insert(
+            "working_dir".into(),
+            toml::Value::String(dir.display().to_string()),
+        );
+    }
+    let options = uci
+        .entry("options")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+        .as_table_mut()
+        .ok_or_else(|| anyhow!("{}: [uci.options] is not a table", engine.source))?;
+    for (p, &t) in spsa.params.iter().zip(theta) {
+        let name = option_name(&p.name).unwrap_or(&p.name);
+        // Replace the option as the file spells it (UCI names ignore case), else add it.
+        let key = options
+            .keys()
+            .find(|k| k.eq_ignore_ascii_case(name))
+            .cloned()
+            .unwrap_or_else(|| name.to_string());
+        options.insert(
+            key,
+            toml::Value::Integer(t.clamp(p.min, p.max).round() as i64),
+        );
+    }
+    let mut s = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(s, "# {line}");
+    }
+    s.push_str(&toml::to_string(&table)?);
+    parse_external(&s, "tuned.toml", Path::new("."), "spsa-tuned")
+        .context("the tuned engine file does not load")?;
+    Ok(s)
 }
 
 #[cfg(test)]

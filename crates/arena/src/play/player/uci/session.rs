@@ -86,6 +86,15 @@ impl Session {
                 received: None,
                 why: f.to_string(),
             },
+            // Spawning sends nothing, so no answer can be wrong or missing yet; named anyway.
+            other @ (StartError::Protocol { .. } | StartError::Silent { .. }) => {
+                SessionError::Answer {
+                    file: engine.source.clone(),
+                    sent: String::new(),
+                    received: None,
+                    why: other.to_string(),
+                }
+            }
         })?;
         Ok(Session {
             engine: engine.clone(),
