@@ -561,3 +561,52 @@ fn engine_check_of_an_unusable_engine_is_exit_2() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("not an external engine file"), "{out}");
 }
+
+#[test]
+fn chuhan_uci_answers_go_perft_and_bench_as_stockfish_does() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"go perft\nposition startpos moves h2e2\ngo perft 1\nbench\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("info string go perft needs a depth of at least 1"),
+        "{stdout}"
+    );
+    // Black's replies to h2e2 (45: Fairy-Stockfish agrees), from our own move generator.
+    let mut pos = chuhan_engine::Position::startpos();
+    let h2e2 = pos.parse_uci_move("h2e2").unwrap();
+    pos.make(h2e2);
+    let replies = pos.legal_moves();
+    let entries: Vec<&str> = stdout.lines().filter(|l| l.ends_with(": 1")).collect();
+    assert_eq!(entries.len(), replies.len(), "{stdout}");
+    for mv in replies.iter() {
+        assert!(
+            entries.contains(&format!("{mv}: 1").as_str()),
+            "{mv}: {stdout}"
+        );
+    }
+    assert!(
+        stdout.contains(&format!("\nNodes searched: {}\n", replies.len())),
+        "{stdout}"
+    );
+    let signature = chuhan_engine::bench::SIGNATURE;
+    assert!(
+        stderr.contains(&format!("Nodes searched  : {signature}\n")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Nodes/second    : "), "{stderr}");
+}

@@ -1,5 +1,5 @@
 //! Jobs for any UCI engine that are not games: [`perft`] (divide comparison that walks down to
-//! the position where the move lists differ), [`bench`] (the node-count signature) and
+//! the position where the move lists differ), [`bench`](mod@bench) (the node-count signature) and
 //! [`check`] (a short protocol check, as fastchess's compliance mode). Each
 //! talks to the engine through [`Session`], so its errors name the engine file, the command
 //! sent and the line received.
