@@ -25,3 +25,14 @@ python3 scripts/fairy_crosscheck.py --games 2 --plies 30 --depth 2 --seed 7
 # Fairy-Stockfish's own perft against ours on the whole suite, through `chuhan perft --engine`.
 target/release/chuhan perft --engine configs/engines/fairy-stockfish.toml \
   --suite crates/engine/tests/data/xiangqi.epd --max-depth 3 | tail -n 1
+
+# Chess move generation against Stockfish (Debian package `stockfish`) on seeded random games.
+if [ ! -x /usr/games/stockfish ]; then
+  echo "test.sh: installing stockfish (the chess move-generation oracle)" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get install -y -qq stockfish >/dev/null || { apt-get update -qq && apt-get install -y -qq stockfish >/dev/null; }
+  else
+    sudo apt-get install -y -qq stockfish >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq stockfish >/dev/null; }
+  fi
+fi
+python3 scripts/stockfish_crosscheck.py --games 2 --plies 40 --depth 2 --seed 7

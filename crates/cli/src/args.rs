@@ -411,6 +411,9 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The game: xiangqi (default; FEN ranks 0-9) or chess.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
     /// An external engine file (`[uci]` table): compare its `go perft` divide with our counts
     /// and, on a difference, walk down to the position where the move lists differ.
     #[arg(long, conflicts_with_all = ["divide", "threads"])]

@@ -139,3 +139,52 @@ fn bad_fen_is_exit_2_with_the_reason() {
     assert_eq!(code, 2);
     assert!(err.contains("face each other"), "{err}");
 }
+
+#[test]
+fn chess_perft_counts_divides_and_checks_suites() {
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (code, out, _) = chuhan(&[
+        "perft", "--game", "chess", "--fen", KIWIPETE, "--depth", "3", "--divide",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 49, "48 root moves and the total");
+    let sum: u64 = lines[..48]
+        .iter()
+        .map(|l| l.split_once(": ").unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 97_862);
+    assert_eq!(*lines.last().unwrap(), "total: 97862");
+
+    // A chess suite passes under --game chess and is refused (bad FEN) as xiangqi.
+    let suite = temp_file(
+        "chess.epd",
+        &format!("{KIWIPETE} ;D1 48 ;D2 2039\n8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 ;D1 14 ;D2 191\n"),
+    );
+    let path = suite.to_str().unwrap();
+    let (code, out, _) = chuhan(&["perft", "--game", "chess", "--suite", path]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("positions: 2  passed: 2  failed: 0"), "{out}");
+    let (code, _, err) = chuhan(&["perft", "--suite", path]);
+    assert_eq!(code, 2, "{err}");
+    // A wrong count fails with exit 1 naming the line.
+    let wrong = temp_file("chess-wrong.epd", &format!("{KIWIPETE} ;D1 48 ;D2 2040\n"));
+    let (code, out, _) = chuhan(&[
+        "perft",
+        "--game",
+        "chess",
+        "--suite",
+        wrong.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL line 1: depth 2 expected 2040 got 2039"),
+        "{out}"
+    );
+    // Chess FEN errors are named.
+    let (code, _, err) = chuhan(&[
+        "perft", "--game", "chess", "--fen", "8/8/8 w", "--depth", "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad FEN"), "{err}");
+}

@@ -19,6 +19,7 @@ pub mod bench;
 pub mod chess;
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod level;
 pub mod move_list;
 pub mod params;

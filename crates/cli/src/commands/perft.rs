@@ -1,17 +1,29 @@
-//! `chuhan perft`: one position (optionally divided), or a suite checked against its counts.
+//! `chuhan perft`: one position (optionally divided), or a suite checked against its counts,
+//! for either game (`--game xiangqi|chess`): the code is written once over [`Rules`].
 
-use crate::args::PerftArgs;
+use crate::args::{GameArg, PerftArgs};
 use crate::{EXIT_FAIL, EXIT_OK, EXIT_USAGE};
 use anyhow::Context;
-use chuhan_engine::{divide, parse_suite, perft, Move, Position};
+use chuhan_engine::game::{Chess, Rules, Xiangqi};
+use chuhan_engine::SuiteEntry;
 use rayon::prelude::*;
 use std::time::Instant;
 
 /// Runs the command; exit 0 when every count matches, 1 on a mismatch, 2 on unusable input.
 pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
     if let Some(engine) = &args.engine {
+        if args.game != GameArg::Xiangqi {
+            anyhow::bail!("--engine compares xiangqi engines only; drop --game chess");
+        }
         return super::perft_engine::run(engine, args);
     }
+    match args.game {
+        GameArg::Xiangqi => run_game::<Xiangqi>(args),
+        GameArg::Chess => run_game::<Chess>(args),
+    }
+}
+
+fn run_game<R: Rules>(args: &PerftArgs) -> anyhow::Result<u8> {
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");
     }
@@ -21,14 +33,14 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
     }
     if let Some(fen) = &args.fen {
         let depth = args.depth.context("--fen needs --depth")?;
-        let pos = match Position::from_fen(fen) {
+        let pos = match R::from_fen(fen) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("chuhan: error: bad FEN '{fen}': {e}");
                 return Ok(EXIT_USAGE);
             }
         };
-        return run_single(pos, depth, args.divide, args.threads);
+        return run_single::<R>(pos, depth, args.divide, args.threads);
     }
     let path = args.suite.as_ref().context("give --fen or --suite")?;
     let text = match std::fs::read_to_string(path) {
@@ -38,7 +50,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_USAGE);
         }
     };
-    let suite = match parse_suite(&text) {
+    let suite = match R::parse_suite(&text) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("chuhan: error: {}: {e}", path.display());
@@ -65,32 +77,37 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_USAGE);
     }
-    run_suite(suite, args.max_depth, args.threads)
+    run_suite::<R>(suite, args.max_depth, args.threads)
 }
 
 /// Per-root-move counts, split across threads unless `threads == Some(1)`.
-fn divided(pos: &Position, depth: u32, threads: Option<usize>) -> anyhow::Result<Vec<(Move, u64)>> {
+type Divided<R> = Vec<(<R as Rules>::Move, u64)>;
+
+fn divided<R: Rules>(
+    pos: &R::Position,
+    depth: u32,
+    threads: Option<usize>,
+) -> anyhow::Result<Divided<R>> {
     if threads == Some(1) || depth <= 1 {
-        return Ok(divide(&mut pos.clone(), depth));
+        return Ok(R::divide(&mut pos.clone(), depth));
     }
-    let moves = pos.clone().legal_moves();
+    let moves = R::legal_moves(pos);
     let pool = chuhan_arena::thread_pool(threads)?;
     Ok(pool.install(|| {
         moves
-            .as_slice()
             .par_iter()
             .map(|&mv| {
                 let mut p = pos.clone();
-                p.make(mv);
-                let n = perft(&mut p, depth - 1);
+                R::make(&mut p, mv);
+                let n = R::perft(&mut p, depth - 1);
                 (mv, n)
             })
             .collect()
     }))
 }
 
-fn run_single(
-    pos: Position,
+fn run_single<R: Rules>(
+    pos: R::Position,
     depth: u32,
     show_divide: bool,
     threads: Option<usize>,
@@ -99,7 +116,7 @@ fn run_single(
     let total = if depth == 0 {
         1
     } else {
-        let parts = divided(&pos, depth, threads)?;
+        let parts = divided::<R>(&pos, depth, threads)?;
         if show_divide {
             for (mv, n) in &parts {
                 outln!("{mv}: {n}");
@@ -123,8 +140,10 @@ struct Checked {
     deepest: Option<(u32, u64)>,
 }
 
-fn check_entry(entry: &chuhan_engine::SuiteEntry, max_depth: Option<u32>) -> Checked {
-    let mut pos = Position::from_fen(&entry.fen).expect("validated while parsing the suite");
+fn check_entry<R: Rules>(entry: &SuiteEntry, max_depth: Option<u32>) -> Checked {
+    let Ok(mut pos) = R::from_fen(&entry.fen) else {
+        unreachable!("suite FENs are validated while parsing")
+    };
     let mut out = Checked {
         nodes: 0,
         failure: None,
@@ -134,7 +153,7 @@ fn check_entry(entry: &chuhan_engine::SuiteEntry, max_depth: Option<u32>) -> Che
         if max_depth.is_some_and(|m| depth > m) {
             continue;
         }
-        let got = perft(&mut pos, depth);
+        let got = R::perft(&mut pos, depth);
         out.nodes += got;
         if got != expected {
             out.failure = Some((depth, expected, got));
@@ -145,20 +164,23 @@ fn check_entry(entry: &chuhan_engine::SuiteEntry, max_depth: Option<u32>) -> Che
     out
 }
 
-fn run_suite(
-    suite: Vec<chuhan_engine::SuiteEntry>,
+fn run_suite<R: Rules>(
+    suite: Vec<SuiteEntry>,
     max_depth: Option<u32>,
     threads: Option<usize>,
 ) -> anyhow::Result<u8> {
     let start = Instant::now();
     let results: Vec<Checked> = if threads == Some(1) {
-        suite.iter().map(|e| check_entry(e, max_depth)).collect()
+        suite
+            .iter()
+            .map(|e| check_entry::<R>(e, max_depth))
+            .collect()
     } else {
         let pool = chuhan_arena::thread_pool(threads)?;
         pool.install(|| {
             suite
                 .par_iter()
-                .map(|e| check_entry(e, max_depth))
+                .map(|e| check_entry::<R>(e, max_depth))
                 .collect()
         })
     };
