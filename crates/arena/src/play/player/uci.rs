@@ -6,7 +6,8 @@
 //! handshake (`ucci`/`ucciok`), `setoption NAME VALUE`, no `ucinewgame`, the `go` forms
 //! (`go time T increment I opptime T oppincrement I`, `go time T movestogo M ...`, `go depth D`,
 //! `go nodes N`; times in milliseconds when the engine declares `usemillisec`, which is then
-//! switched on, else in seconds), scores without `cp`, `nobestmove`, and `banmoves`: before each
+//! switched on, else in seconds, unless the file's `time_unit` says otherwise: Fairy-Stockfish
+//! reads milliseconds without declaring it), scores without `cp`, `nobestmove`, and `banmoves`: before each
 //! `go` the arena sends the legal moves the judge says would lose on the spot by the repetition
 //! rules (perpetual check or chase), as UCCILEAG does, unless every legal move would.
 //!
@@ -127,6 +128,20 @@ impl Protocol {
     }
 }
 
+/// The unit of UCCI `go time` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    /// Milliseconds if the engine declares `usemillisec` (then switched on), else seconds, as
+    /// the UCCI specification says.
+    #[default]
+    Auto,
+    /// Milliseconds, declared or not (Fairy-Stockfish in UCCI mode).
+    Ms,
+    /// Whole seconds.
+    S,
+}
+
 /// An external UCI or UCCI engine: how to start it and talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalEngine {
@@ -146,6 +161,8 @@ pub struct ExternalEngine {
     pub coordinates: Coordinates,
     /// UCI or UCCI.
     pub protocol: Protocol,
+    /// UCCI: the unit of `go time` values.
+    pub time_unit: TimeUnit,
     /// Time allowed for `uciok` and for each `readyok`.
     pub startup_timeout: Duration,
     /// Time allowed beyond the clock or the fixed move time.
@@ -175,6 +192,7 @@ struct UciToml {
     coordinates: Coordinates,
     #[serde(default)]
     protocol: Protocol,
+    time_unit: Option<TimeUnit>,
     startup_timeout_ms: Option<u64>,
     move_margin_ms: Option<u64>,
     fixed_limit_timeout_ms: Option<u64>,
@@ -268,6 +286,12 @@ pub fn parse_external(
         options,
         coordinates: u.coordinates,
         protocol: u.protocol,
+        time_unit: match (u.protocol, u.time_unit) {
+            (Protocol::Uci, Some(_)) => bail!(
+                "{source}: [uci] time_unit is for UCCI engines (protocol = \"ucci\"); UCI times are always milliseconds"
+            ),
+            (_, unit) => unit.unwrap_or_default(),
+        },
         startup_timeout: ms(
             u.startup_timeout_ms,
             "startup_timeout_ms",
@@ -510,10 +534,15 @@ impl Process {
                 _ => {}
             }
         }
-        if self.millis {
+        if self.millis && engine.time_unit != TimeUnit::S {
             self.send("setoption usemillisec true")
                 .map_err(StartError::Failed)?;
         }
+        self.millis = match engine.time_unit {
+            TimeUnit::Auto => self.millis,
+            TimeUnit::Ms => true,
+            TimeUnit::S => false,
+        };
         for (name, value) in &engine.options {
             let line = match self.protocol {
                 Protocol::Uci => format!("setoption name {name} value {value}"),
@@ -1085,6 +1114,23 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(m.contains("bad.toml") && m.contains("xboard"), "{m}");
+        let e = parse_external(
+            "[uci]\ncommand = \"x\"\nprotocol = \"ucci\"\ntime_unit = \"ms\"",
+            "e.toml",
+            base,
+            "e",
+        )
+        .unwrap();
+        assert_eq!((e.protocol, e.time_unit), (Protocol::Ucci, TimeUnit::Ms));
+        let m = parse_external(
+            "[uci]\ncommand = \"x\"\ntime_unit = \"ms\"",
+            "bad.toml",
+            base,
+            "e",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(m.contains("bad.toml") && m.contains("time_unit"), "{m}");
     }
 
     #[test]
@@ -1149,6 +1195,13 @@ mod tests {
         assert_eq!(fairy.name, "fairy-stockfish");
         assert_eq!(fairy.coordinates, Coordinates::A1);
         assert_eq!(fairy.options[0], ("UCI_Variant".into(), "xiangqi".into()));
+        let ucci = load_external(&dir.join("fairy-stockfish-ucci.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (ucci.protocol, ucci.time_unit, ucci.coordinates),
+            (Protocol::Ucci, TimeUnit::Ms, Coordinates::A0)
+        );
         let ours = load_external(&dir.join("chuhan-uci.toml"))
             .unwrap()
             .unwrap();
