@@ -334,7 +334,7 @@ impl ExternalEngine {
 
     /// Starts the engine once, completes the handshake and quits, returning the names of the
     /// options it declared (errors as [`ExternalEngine::probe`]).
-    pub fn declared_options(&self) -> anyhow::Result<Vec<String>> {
+    pub fn declared_options(&self) -> anyhow::Result<Vec<DeclaredOption>> {
         let mut p = Process::start(self, Arc::new(Mutex::new(None))).map_err(|e| {
             let (hello, ok) = self.protocol.handshake();
             let why = match e {
@@ -358,16 +358,44 @@ impl ExternalEngine {
     }
 }
 
-/// The option name an `option` line declares: UCI `option name NAME... type ...`, UCCI
-/// `option NAME type ...`.
-fn declared_option(words: &[&str], protocol: Protocol) -> Option<String> {
+/// An option an engine declared in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredOption {
+    /// Its name as the engine wrote it.
+    pub name: String,
+    /// For a `spin`: its default, min and max (`None` for other types, or a spin missing one).
+    pub spin: Option<(i64, i64, i64)>,
+}
+
+/// The option an `option` line declares: UCI `option name NAME... type spin default D min A
+/// max B`, UCCI `option NAME type spin min A max B default D` (the keys in any order).
+fn declared_option(words: &[&str], protocol: Protocol) -> Option<DeclaredOption> {
     let rest = match (protocol, words) {
         (Protocol::Uci, ["option", "name", rest @ ..]) => rest,
         (Protocol::Ucci, ["option", rest @ ..]) => rest,
         _ => return None,
     };
     let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
-    (end > 0).then(|| rest[..end].join(" "))
+    if end == 0 {
+        return None;
+    }
+    let tail = &rest[end..];
+    let value = |key: &str| -> Option<i64> {
+        let i = tail.iter().position(|w| *w == key)?;
+        tail.get(i + 1)?.parse().ok()
+    };
+    let spin = if tail.get(1) == Some(&"spin") {
+        match (value("default"), value("min"), value("max")) {
+            (Some(d), Some(lo), Some(hi)) => Some((d, lo, hi)),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    Some(DeclaredOption {
+        name: rest[..end].join(" "),
+        spin,
+    })
 }
 
 /// What the pipe reader threads report.
@@ -426,7 +454,7 @@ struct Process {
     /// Bytes of output read so far (the flood check counts them per move).
     bytes_read: u64,
     /// Options the engine declared in the handshake.
-    declared: Vec<String>,
+    declared: Vec<DeclaredOption>,
 }
 
 impl Process {
@@ -524,11 +552,11 @@ impl Process {
                     })
                 }
                 ["option", ..] => {
-                    if let Some(name) = declared_option(&words, self.protocol) {
-                        if self.protocol == Protocol::Ucci && name == "usemillisec" {
+                    if let Some(option) = declared_option(&words, self.protocol) {
+                        if self.protocol == Protocol::Ucci && option.name == "usemillisec" {
                             self.millis = true;
                         }
-                        self.declared.push(name);
+                        self.declared.push(option);
                     }
                 }
                 _ => {}
@@ -1067,6 +1095,38 @@ mod tests {
             ucci_go_command(&MoveLimits::default(), true),
             "go depth infinite"
         );
+    }
+
+    #[test]
+    fn declared_options_and_spin_ranges_are_read() {
+        let w = |l: &'static str| l.split_whitespace().collect::<Vec<_>>();
+        let skill = declared_option(
+            &w("option name Skill Level type spin default 20 min -20 max 20"),
+            Protocol::Uci,
+        )
+        .unwrap();
+        assert_eq!(skill.name, "Skill Level");
+        assert_eq!(skill.spin, Some((20, -20, 20)));
+        let hash = declared_option(
+            &w("option hashsize type spin min 0 max 1024 default 16"),
+            Protocol::Ucci,
+        )
+        .unwrap();
+        assert_eq!(
+            (hash.name.as_str(), hash.spin),
+            ("hashsize", Some((16, 0, 1024)))
+        );
+        let check = declared_option(
+            &w("option name Ponder type check default false"),
+            Protocol::Uci,
+        )
+        .unwrap();
+        assert_eq!((check.name.as_str(), check.spin), ("Ponder", None));
+        assert_eq!(
+            declared_option(&w("option name type spin"), Protocol::Uci),
+            None
+        );
+        assert_eq!(declared_option(&w("id name x"), Protocol::Uci), None);
     }
 
     #[test]
