@@ -194,3 +194,47 @@ fn parameters_must_suit_the_base_engine() {
         );
     }
 }
+
+#[test]
+fn options_by_name_take_the_declared_spin_and_the_files_value() {
+    let root = scratch("by-name");
+    let base = engine(&root, "ucci");
+    let out = root.join("run");
+    let args = |list: &'static str, out: &Path| -> (i32, String, String) {
+        chuhan(&[
+            "tune",
+            "spsa",
+            "--base",
+            base.to_str().unwrap(),
+            "--params",
+            list,
+            "--iterations",
+            "3",
+            "--nodes",
+            "10",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, stdout, err) = args("option:greed", &out);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    // Start 10 from the engine file, range 0-100 and c_end 5 from the engine's declaration.
+    let manifest = read(&out.join("manifest.toml"));
+    for part in [
+        "name = \"option:Greed\"",
+        "start = 10.0",
+        "min = 0.0",
+        "max = 100.0",
+        "c_end = 5.0",
+    ] {
+        assert!(manifest.contains(part), "{part} missing from\n{manifest}");
+    }
+    let (code, _, err) = args("option:Nope", &root.join("run-nope"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no spin option 'Nope' (its spins: Greed)"),
+        "{err}"
+    );
+    assert!(!root.join("run-nope").exists());
+}

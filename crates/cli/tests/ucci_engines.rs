@@ -395,3 +395,39 @@ fn a_ladder_mixes_builtin_uci_and_ucci_players() {
         assert!(ratings.contains(&format!(",{name},")), "{name}: {ratings}");
     }
 }
+
+/// Fairy-Stockfish speaks UCCI too: the shipped file plays the built-in engine, every game
+/// replayed through the judge. Like the UCI test against it, this never skips.
+#[test]
+fn fairy_stockfish_in_ucci_plays_the_builtin_engine() {
+    const FAIRY: &str = "/usr/games/fairy-stockfish";
+    assert!(
+        Path::new(FAIRY).is_file(),
+        "{FAIRY} is missing: install the fairy-stockfish package (scripts/test.sh does)"
+    );
+    let dir = scratch("fairy-ucci");
+    let run = dir.join("run");
+    let (code, out, err) = play_match(
+        &run,
+        "default",
+        "configs/engines/fairy-stockfish-ucci.toml",
+        &["--nodes", "2000"],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    no_failures(&run, 4);
+    for g in rows(&run) {
+        let mut game = Game::new(
+            Position::from_fen(&g["opening"]).unwrap(),
+            GameConfig::default(),
+        );
+        for m in g["moves"].split_whitespace() {
+            let mv = Move::parse_uci(m).unwrap_or_else(|| panic!("{m} in {g:?}"));
+            game.play(mv)
+                .unwrap_or_else(|e| panic!("{m} is not legal: {e:?} in {g:?}"));
+        }
+        assert_eq!(
+            g["moves"].split_whitespace().count().to_string(),
+            g["plies"]
+        );
+    }
+}

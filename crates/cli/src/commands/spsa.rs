@@ -5,8 +5,7 @@ use crate::args::{RunArgs, SpsaArgs};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::spsa::{
-    self, params_from_names, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS,
-    DEFAULT_NODES,
+    self, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS, DEFAULT_NODES,
 };
 use chuhan_arena::play::openings::OpeningSource;
 use chuhan_arena::play::setup::DEFAULT_SEED;
@@ -77,7 +76,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
                 .with_context(|| format!("cannot read parameter file {}", path.display()))?;
             parse_param_file(&text, &path.display().to_string())?
         }
-        (None, Some(list)) => params_from_names(list, &base_config.params())?,
+        (None, Some(list)) => base_config.params_from_names(list)?,
         (None, None) => bail!("give --params-file FILE or --params name,name"),
     };
     let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);

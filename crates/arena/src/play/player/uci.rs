@@ -6,7 +6,8 @@
 //! handshake (`ucci`/`ucciok`), `setoption NAME VALUE`, no `ucinewgame`, the `go` forms
 //! (`go time T increment I opptime T oppincrement I`, `go time T movestogo M ...`, `go depth D`,
 //! `go nodes N`; times in milliseconds when the engine declares `usemillisec`, which is then
-//! switched on, else in seconds), scores without `cp`, `nobestmove`, and `banmoves`: before each
+//! switched on, else in seconds, unless the file's `time_unit` says otherwise: Fairy-Stockfish
+//! reads milliseconds without declaring it), scores without `cp`, `nobestmove`, and `banmoves`: before each
 //! `go` the arena sends the legal moves the judge says would lose on the spot by the repetition
 //! rules (perpetual check or chase), as UCCILEAG does, unless every legal move would.
 //!
@@ -129,6 +130,20 @@ impl Protocol {
     }
 }
 
+/// The unit of UCCI `go time` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    /// Milliseconds if the engine declares `usemillisec` (then switched on), else seconds, as
+    /// the UCCI specification says.
+    #[default]
+    Auto,
+    /// Milliseconds, declared or not (Fairy-Stockfish in UCCI mode).
+    Ms,
+    /// Whole seconds.
+    S,
+}
+
 /// An external UCI or UCCI engine: how to start it and talk to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalEngine {
@@ -148,6 +163,8 @@ pub struct ExternalEngine {
     pub coordinates: Coordinates,
     /// UCI or UCCI.
     pub protocol: Protocol,
+    /// UCCI: the unit of `go time` values.
+    pub time_unit: TimeUnit,
     /// Time allowed for `uciok` and for each `readyok`.
     pub startup_timeout: Duration,
     /// Time allowed beyond the clock or the fixed move time.
@@ -177,6 +194,7 @@ struct UciToml {
     coordinates: Coordinates,
     #[serde(default)]
     protocol: Protocol,
+    time_unit: Option<TimeUnit>,
     startup_timeout_ms: Option<u64>,
     move_margin_ms: Option<u64>,
     fixed_limit_timeout_ms: Option<u64>,
@@ -270,6 +288,12 @@ pub fn parse_external(
         options,
         coordinates: u.coordinates,
         protocol: u.protocol,
+        time_unit: match (u.protocol, u.time_unit) {
+            (Protocol::Uci, Some(_)) => bail!(
+                "{source}: [uci] time_unit is for UCCI engines (protocol = \"ucci\"); UCI times are always milliseconds"
+            ),
+            (_, unit) => unit.unwrap_or_default(),
+        },
         startup_timeout: ms(
             u.startup_timeout_ms,
             "startup_timeout_ms",
@@ -312,7 +336,7 @@ impl ExternalEngine {
 
     /// Starts the engine once, completes the handshake and quits, returning the names of the
     /// options it declared (errors as [`ExternalEngine::probe`]).
-    pub fn declared_options(&self) -> anyhow::Result<Vec<String>> {
+    pub fn declared_options(&self) -> anyhow::Result<Vec<DeclaredOption>> {
         let mut p = Process::start(self, Arc::new(Mutex::new(None))).map_err(|e| {
             let (hello, ok) = self.protocol.handshake();
             let why = match e {
@@ -336,16 +360,44 @@ impl ExternalEngine {
     }
 }
 
-/// The option name an `option` line declares: UCI `option name NAME... type ...`, UCCI
-/// `option NAME type ...`.
-fn declared_option(words: &[&str], protocol: Protocol) -> Option<String> {
+/// An option an engine declared in its handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredOption {
+    /// Its name as the engine wrote it.
+    pub name: String,
+    /// For a `spin`: its default, min and max (`None` for other types, or a spin missing one).
+    pub spin: Option<(i64, i64, i64)>,
+}
+
+/// The option an `option` line declares: UCI `option name NAME... type spin default D min A
+/// max B`, UCCI `option NAME type spin min A max B default D` (the keys in any order).
+fn declared_option(words: &[&str], protocol: Protocol) -> Option<DeclaredOption> {
     let rest = match (protocol, words) {
         (Protocol::Uci, ["option", "name", rest @ ..]) => rest,
         (Protocol::Ucci, ["option", rest @ ..]) => rest,
         _ => return None,
     };
     let end = rest.iter().position(|w| *w == "type").unwrap_or(rest.len());
-    (end > 0).then(|| rest[..end].join(" "))
+    if end == 0 {
+        return None;
+    }
+    let tail = &rest[end..];
+    let value = |key: &str| -> Option<i64> {
+        let i = tail.iter().position(|w| *w == key)?;
+        tail.get(i + 1)?.parse().ok()
+    };
+    let spin = if tail.get(1) == Some(&"spin") {
+        match (value("default"), value("min"), value("max")) {
+            (Some(d), Some(lo), Some(hi)) => Some((d, lo, hi)),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    Some(DeclaredOption {
+        name: rest[..end].join(" "),
+        spin,
+    })
 }
 
 /// What the pipe reader threads report.
@@ -404,7 +456,7 @@ struct Process {
     /// Bytes of output read so far (the flood check counts them per move).
     bytes_read: u64,
     /// Options the engine declared in the handshake.
-    declared: Vec<String>,
+    declared: Vec<DeclaredOption>,
 }
 
 impl Process {
@@ -507,20 +559,25 @@ impl Process {
                     })
                 }
                 ["option", ..] => {
-                    if let Some(name) = declared_option(&words, self.protocol) {
-                        if self.protocol == Protocol::Ucci && name == "usemillisec" {
+                    if let Some(option) = declared_option(&words, self.protocol) {
+                        if self.protocol == Protocol::Ucci && option.name == "usemillisec" {
                             self.millis = true;
                         }
-                        self.declared.push(name);
+                        self.declared.push(option);
                     }
                 }
                 _ => {}
             }
         }
-        if self.millis {
+        if self.millis && engine.time_unit != TimeUnit::S {
             self.send("setoption usemillisec true")
                 .map_err(StartError::Failed)?;
         }
+        self.millis = match engine.time_unit {
+            TimeUnit::Auto => self.millis,
+            TimeUnit::Ms => true,
+            TimeUnit::S => false,
+        };
         for (name, value) in &engine.options {
             let line = match self.protocol {
                 Protocol::Uci => format!("setoption name {name} value {value}"),
@@ -1048,6 +1105,38 @@ mod tests {
     }
 
     #[test]
+    fn declared_options_and_spin_ranges_are_read() {
+        let w = |l: &'static str| l.split_whitespace().collect::<Vec<_>>();
+        let skill = declared_option(
+            &w("option name Skill Level type spin default 20 min -20 max 20"),
+            Protocol::Uci,
+        )
+        .unwrap();
+        assert_eq!(skill.name, "Skill Level");
+        assert_eq!(skill.spin, Some((20, -20, 20)));
+        let hash = declared_option(
+            &w("option hashsize type spin min 0 max 1024 default 16"),
+            Protocol::Ucci,
+        )
+        .unwrap();
+        assert_eq!(
+            (hash.name.as_str(), hash.spin),
+            ("hashsize", Some((16, 0, 1024)))
+        );
+        let check = declared_option(
+            &w("option name Ponder type check default false"),
+            Protocol::Uci,
+        )
+        .unwrap();
+        assert_eq!((check.name.as_str(), check.spin), ("Ponder", None));
+        assert_eq!(
+            declared_option(&w("option name type spin"), Protocol::Uci),
+            None
+        );
+        assert_eq!(declared_option(&w("id name x"), Protocol::Uci), None);
+    }
+
+    #[test]
     fn ucci_scores_without_cp_are_read() {
         let mut r = SearchReport::default();
         r.update("info depth 6 score -35 pv h2e2 h9g7");
@@ -1092,6 +1181,23 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(m.contains("bad.toml") && m.contains("xboard"), "{m}");
+        let e = parse_external(
+            "[uci]\ncommand = \"x\"\nprotocol = \"ucci\"\ntime_unit = \"ms\"",
+            "e.toml",
+            base,
+            "e",
+        )
+        .unwrap();
+        assert_eq!((e.protocol, e.time_unit), (Protocol::Ucci, TimeUnit::Ms));
+        let m = parse_external(
+            "[uci]\ncommand = \"x\"\ntime_unit = \"ms\"",
+            "bad.toml",
+            base,
+            "e",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(m.contains("bad.toml") && m.contains("time_unit"), "{m}");
     }
 
     #[test]
@@ -1156,6 +1262,13 @@ mod tests {
         assert_eq!(fairy.name, "fairy-stockfish");
         assert_eq!(fairy.coordinates, Coordinates::A1);
         assert_eq!(fairy.options[0], ("UCI_Variant".into(), "xiangqi".into()));
+        let ucci = load_external(&dir.join("fairy-stockfish-ucci.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (ucci.protocol, ucci.time_unit, ucci.coordinates),
+            (Protocol::Ucci, TimeUnit::Ms, Coordinates::A0)
+        );
         let ours = load_external(&dir.join("chuhan-uci.toml"))
             .unwrap()
             .unwrap();

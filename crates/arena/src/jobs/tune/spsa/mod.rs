@@ -38,8 +38,8 @@ pub mod storage;
 pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, OptionGames, PlayGame};
 pub use gains::{iteration_seed, stochastic_round, Gains, Perturbation, Spsa};
 pub use parameters::{
-    option_name, params_from_names, parse_param_file, ParamFileError, ParamNamesError, SpsaParam,
-    FIELDS, OPTION_PREFIX,
+    option_name, option_params_from_names, params_from_names, parse_param_file, ParamFileError,
+    ParamNamesError, SpsaParam, FIELDS, OPTION_PREFIX,
 };
 pub use storage::{
     choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_external_toml, tuned_toml,

@@ -3,6 +3,7 @@
 //! engine (set with `setoption`), whose range the file gives.
 
 use super::DEFAULT_R_END;
+use crate::play::player::uci::DeclaredOption;
 use chuhan_engine::{params, Params};
 use serde::{Deserialize, Serialize};
 
@@ -178,9 +179,20 @@ pub enum ParamNamesError {
         /// Its maximum.
         max: i32,
     },
-    /// An engine option, whose range only a parameter file gives.
-    #[error("--params: '{0}' is an engine option: give it in a --params-file with its start, min, max, c_end and r_end")]
-    OptionNeedsFile(String),
+    /// An engine option with the built-in engine as base.
+    #[error("--params: '{0}' is an engine option, but the base is the built-in engine (give --base an external engine file)")]
+    OptionWithBuiltin(String),
+    /// A table name with an external engine as base.
+    #[error("--params: '{0}' is a table parameter, but the base is an external engine: name its options as option:NAME")]
+    TableWithExternal(String),
+    /// An option the engine does not declare as a spin.
+    #[error("--params: the engine declares no spin option '{name}' (its spins: {spins}); give other options in a --params-file")]
+    NotASpin {
+        /// The option.
+        name: String,
+        /// The spins it declares.
+        spins: String,
+    },
     /// No name at all.
     #[error("--params: give at least one parameter name")]
     Empty,
@@ -193,7 +205,7 @@ pub fn params_from_names(list: &str, base: &Params) -> Result<Vec<SpsaParam>, Pa
     let mut out: Vec<SpsaParam> = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         if option_name(name).is_some() {
-            return Err(ParamNamesError::OptionNeedsFile(name.to_string()));
+            return Err(ParamNamesError::OptionWithBuiltin(name.to_string()));
         }
         let index =
             params::index_of(name).ok_or_else(|| ParamNamesError::Unknown(name.to_string()))?;
@@ -214,6 +226,67 @@ pub fn params_from_names(list: &str, base: &Params) -> Result<Vec<SpsaParam>, Pa
             min: def.min as f64,
             max: def.max as f64,
             c_end: (def.max - def.min) as f64 / 20.0,
+            r_end: DEFAULT_R_END,
+        });
+    }
+    if out.is_empty() {
+        return Err(ParamNamesError::Empty);
+    }
+    Ok(out)
+}
+
+/// Parameters from a `--params` list of `option:NAME` for an external engine that declared
+/// `declared`: each must be a spin with a non-empty range; start from `file_values` (the
+/// engine file's value of that option, if it is a whole number inside the range), else the
+/// declared default; `c_end = (max - min) / 20`, `r_end = 0.002`.
+pub fn option_params_from_names(
+    list: &str,
+    declared: &[DeclaredOption],
+    file_values: &[(String, String)],
+) -> Result<Vec<SpsaParam>, ParamNamesError> {
+    let mut out: Vec<SpsaParam> = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let Some(option) = option_name(name) else {
+            return Err(ParamNamesError::TableWithExternal(name.to_string()));
+        };
+        let found = declared
+            .iter()
+            .find(|d| d.name.eq_ignore_ascii_case(option))
+            .and_then(|d| d.spin.map(|s| (d, s)));
+        let Some((decl, (default, min, max))) = found else {
+            let spins: Vec<&str> = declared
+                .iter()
+                .filter(|d| d.spin.is_some())
+                .map(|d| d.name.as_str())
+                .collect();
+            return Err(ParamNamesError::NotASpin {
+                name: option.to_string(),
+                spins: spins.join(", "),
+            });
+        };
+        let full = format!("{OPTION_PREFIX}{}", decl.name);
+        if out.iter().any(|p| p.name == full) {
+            return Err(ParamNamesError::Twice(name.to_string()));
+        }
+        if min >= max {
+            return Err(ParamNamesError::EmptyRange {
+                name: full,
+                min: min as i32,
+                max: max as i32,
+            });
+        }
+        let start = file_values
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(option))
+            .and_then(|(_, v)| v.parse::<i64>().ok())
+            .filter(|v| (min..=max).contains(v))
+            .unwrap_or(default.clamp(min, max));
+        out.push(SpsaParam {
+            name: full,
+            start: start as f64,
+            min: min as f64,
+            max: max as f64,
+            c_end: (max - min) as f64 / 20.0,
             r_end: DEFAULT_R_END,
         });
     }
@@ -279,7 +352,37 @@ mod tests {
         assert!(params_from_names("", &Params::default()).is_err());
         assert_eq!(
             params_from_names("option:Greed", &Params::default()),
-            Err(ParamNamesError::OptionNeedsFile("option:Greed".into()))
+            Err(ParamNamesError::OptionWithBuiltin("option:Greed".into()))
         );
+    }
+
+    #[test]
+    fn option_params_by_name_take_the_declared_spin() {
+        let declared = [
+            DeclaredOption {
+                name: "Greed".into(),
+                spin: Some((0, 0, 100)),
+            },
+            DeclaredOption {
+                name: "Ponder".into(),
+                spin: None,
+            },
+        ];
+        let file = [("greed".to_string(), "10".to_string())];
+        let p = option_params_from_names("option:greed", &declared, &file).unwrap();
+        assert_eq!(p, [param("option:Greed", 10.0, 0.0, 100.0, 5.0, 0.002)]);
+        let p = option_params_from_names("option:Greed", &declared, &[]).unwrap();
+        assert_eq!(p[0].start, 0.0);
+        let e = option_params_from_names("option:Ponder", &declared, &[]).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no spin option 'Ponder' (its spins: Greed)"),
+            "{e}"
+        );
+        assert_eq!(
+            option_params_from_names("eval.tempo", &declared, &[]),
+            Err(ParamNamesError::TableWithExternal("eval.tempo".into()))
+        );
+        assert!(option_params_from_names("option:Greed,option:Greed", &declared, &[]).is_err());
     }
 }

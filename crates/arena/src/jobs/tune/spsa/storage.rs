@@ -3,7 +3,7 @@
 
 use super::driver::IterationRow;
 use super::gains::{Gains, Spsa};
-use super::parameters::{option_name, SpsaParam};
+use super::parameters::{option_name, option_params_from_names, params_from_names, SpsaParam};
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
@@ -11,7 +11,7 @@ use crate::play::player::uci::{load_external, parse_external, ExternalEngine};
 use crate::play::results::{as_text, default_out_dir, Manifest, ResultsDir};
 use crate::play::setup::Destination;
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::{params, EngineConfig, Params, RuleSet};
+use chuhan_engine::{params, EngineConfig, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -87,12 +87,17 @@ pub enum SpsaBase {
 }
 
 impl SpsaBase {
-    /// The parameter table values that `--params NAME` starts from (the table defaults for an
-    /// external engine, whose options `--params` does not take).
-    pub fn params(&self) -> Params {
+    /// Parameters from a `--params` list: table names for the built-in engine (start from
+    /// the base, range from the table), `option:NAME` spins for an external engine (start from
+    /// the file's value of the option, else the engine's default; range from its declaration;
+    /// the engine is started once to ask). `c_end = (max - min) / 20`, `r_end = 0.002`.
+    pub fn params_from_names(&self, list: &str) -> anyhow::Result<Vec<SpsaParam>> {
         match self {
-            SpsaBase::Engine(c) => c.params.clone(),
-            SpsaBase::External(..) => Params::default(),
+            SpsaBase::Engine(c) => Ok(params_from_names(list, &c.params)?),
+            SpsaBase::External(engine, _) => {
+                let declared = engine.declared_options()?;
+                Ok(option_params_from_names(list, &declared, &engine.options)?)
+            }
         }
     }
 
@@ -120,13 +125,14 @@ impl SpsaBase {
                 let declared = engine.declared_options()?;
                 for p in params {
                     let name = option_name(&p.name).unwrap_or_default();
-                    if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                    if !declared.iter().any(|d| d.name.eq_ignore_ascii_case(name)) {
+                        let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
                         bail!(
                             "parameter '{}': engine {} ({}) declares no option '{name}' (it declares: {})",
                             p.name,
                             engine.name,
                             engine.source,
-                            declared.join(", ")
+                            names.join(", ")
                         );
                     }
                 }
