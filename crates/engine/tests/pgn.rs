@@ -4,8 +4,8 @@
 mod common;
 
 use chuhan_engine::{
-    read_pgn, write_pgn, GameRecord, Move, Notation, NotationError, PgnErrorKind, Position,
-    START_FEN,
+    read_pgn, write_pgn, write_pgn_annotated, GameRecord, Move, Notation, NotationError,
+    PgnErrorKind, Position, START_FEN,
 };
 use common::{random_game, tandem_positions};
 
@@ -285,4 +285,28 @@ fn reading_random_pgn_fragments_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn annotated_moves_carry_their_comments_and_read_back_unchanged() {
+    let rec = record(START_FEN, moves("h2e2 h9g7 h0g2 i9h9"), "*");
+    let comments: Vec<String> = vec![
+        "+0.35/12 10234 0.051s".into(),
+        String::new(),
+        "a {brace} inside".into(),
+    ];
+    for notation in Notation::ALL {
+        let text = write_pgn_annotated(&rec, notation, &comments).unwrap();
+        assert!(text.contains(" {+0.35/12 10234 0.051s} "), "{text}");
+        assert!(text.contains("{a (brace) inside}"), "{text}");
+        assert_eq!(text.matches('{').count(), 2, "{text}");
+        let back = read_pgn(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].moves, rec.moves);
+        assert_eq!(back[0].result, rec.result);
+    }
+    assert_eq!(
+        write_pgn_annotated(&rec, Notation::Iccs, &[]).unwrap(),
+        write_pgn(&rec, Notation::Iccs).unwrap()
+    );
 }
