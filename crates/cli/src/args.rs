@@ -302,6 +302,9 @@ pub struct RunArgs {
     /// Play only pairs `i` modulo `n` (`--shard i/n`).
     #[arg(long)]
     pub shard: Option<String>,
+    /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
+    #[arg(long, value_parser = ["iccs", "wxf", "chinese"])]
+    pub pgn_format: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

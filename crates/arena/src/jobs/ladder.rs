@@ -219,6 +219,7 @@ impl LadderConfig {
             adjudication: Default::default(),
             sprt: None,
             pairings: self.pairings(),
+            pgn_format: chuhan_engine::Notation::Iccs,
         }
     }
 }

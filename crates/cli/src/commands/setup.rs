@@ -135,5 +135,9 @@ pub fn config_from_args(
         },
         sprt,
         pairings: Vec::new(),
+        pgn_format: match run.pgn_format.as_deref() {
+            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+            None => chuhan_engine::Notation::Iccs,
+        },
     })
 }

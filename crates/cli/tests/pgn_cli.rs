@@ -1,0 +1,289 @@
+//! games.pgn through the real binary: one record per games.csv row, read back by our own PGN
+//! reader with the same moves and results, in every notation; per-move comments from built-in
+//! and external engines; no duplicates after --resume; PGN opening books.
+
+mod common;
+
+use chuhan_engine::{read_pgn, GameRecord, Position, START_FEN};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pgn-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = chuhan(args);
+    assert_eq!(code, 0, "chuhan {args:?}\n{out}\n{err}");
+    out
+}
+
+/// games.csv rows as maps from column to value, in file order.
+fn rows(dir: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(dir.join("games.csv")).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+fn pgn(dir: &Path) -> (String, Vec<GameRecord>) {
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let games = read_pgn(&text).unwrap_or_else(|e| panic!("games.pgn does not read: {e}"));
+    (text, games)
+}
+
+/// Every games.csv row has exactly one record, in the same order, with the same round, players,
+/// start, moves, result and termination; returns the records.
+fn assert_pgn_matches_csv(dir: &Path) -> Vec<GameRecord> {
+    let rows = rows(dir);
+    let (_, games) = pgn(dir);
+    assert_eq!(games.len(), rows.len(), "one record per games.csv row");
+    let mut rounds = HashSet::new();
+    for (row, game) in rows.iter().zip(&games) {
+        let round = format!("{}.{}", row["pair"], row["game"]);
+        assert_eq!(game.tag("Round"), Some(round.as_str()));
+        assert!(rounds.insert(round.clone()), "round {round} twice");
+        assert_eq!(game.tag("Red"), Some(row["red"].as_str()));
+        assert_eq!(game.tag("Black"), Some(row["black"].as_str()));
+        assert_eq!(game.result, row["result"]);
+        let moves: Vec<String> = game.moves.iter().map(|m| m.to_uci()).collect();
+        assert_eq!(moves.join(" "), row["moves"], "round {round}");
+        assert_eq!(
+            Position::from_fen(&game.start_fen).unwrap().to_fen(),
+            Position::from_fen(&row["opening"]).unwrap().to_fen()
+        );
+        let termination = game.tag("Termination").unwrap();
+        assert!(
+            termination.starts_with(row["termination"].as_str()),
+            "{termination} vs {}",
+            row["termination"]
+        );
+        assert_eq!(game.tag("PlyCount"), Some(row["plies"].as_str()));
+        for tag in ["Event", "Site", "Date"] {
+            assert!(game.tag(tag).is_some_and(|v| !v.is_empty()), "{tag}");
+        }
+    }
+    games
+}
+
+/// The `{...}` comments of a PGN text, in order.
+fn comments(text: &str) -> Vec<String> {
+    text.split('{')
+        .skip(1)
+        .map(|s| s.split('}').next().unwrap().to_string())
+        .collect()
+}
+
+/// `score/depth nodes time`: returns (score, depth, nodes).
+fn parse_comment(c: &str) -> (String, String, u64) {
+    let parts: Vec<&str> = c.split(' ').collect();
+    assert_eq!(parts.len(), 3, "comment '{c}'");
+    let (score, depth) = parts[0].split_once('/').expect("score/depth");
+    let time = parts[2].strip_suffix('s').expect("time in seconds");
+    assert!(time.parse::<f64>().is_ok_and(|t| t >= 0.0), "time in '{c}'");
+    (score.into(), depth.into(), parts[1].parse().expect("nodes"))
+}
+
+fn simple_match(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "match",
+        "--player",
+        "greedy",
+        "--player",
+        "random",
+        "--pairs",
+        "6",
+        "--seed",
+        "3",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--out",
+    ];
+    args.push(dir.to_str().unwrap());
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn every_game_is_one_record_that_reads_back_in_every_notation() {
+    for (format, tag) in [
+        (None, "ICCS"),
+        (Some("wxf"), "WXF"),
+        (Some("chinese"), "Chinese"),
+    ] {
+        let dir = scratch(&format!("formats-{tag}"));
+        let extra: Vec<&str> = format.map_or(vec![], |f| vec!["--pgn-format", f]);
+        simple_match(&dir, &extra);
+        let games = assert_pgn_matches_csv(&dir);
+        assert_eq!(games.len(), 12);
+        let (text, _) = pgn(&dir);
+        assert_eq!(
+            text.matches(&format!("[Format \"{tag}\"]")).count(),
+            12,
+            "{text}"
+        );
+        // Generated openings are not the standard start: each record names its FEN.
+        assert_eq!(text.matches("[FEN \"").count(), 12);
+        assert!(!text.contains(START_FEN));
+        // Every move has its comment; random and greedy give no score or depth.
+        let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+        let all = comments(&text);
+        assert_eq!(all.len(), plies);
+        for c in &all {
+            let (score, depth, nodes) = parse_comment(c);
+            assert_eq!(
+                (score.as_str(), depth.as_str(), nodes),
+                ("-", "-", 0),
+                "{c}"
+            );
+        }
+    }
+}
+
+#[test]
+fn engine_moves_carry_score_depth_nodes_and_time_for_built_in_and_uci_players() {
+    let uci = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/engines/chuhan-uci.toml"
+    );
+    let dir = scratch("engines");
+    ok(&[
+        "match",
+        "--player",
+        "default",
+        "--player",
+        uci,
+        "--pairs",
+        "1",
+        "--nodes",
+        "300",
+        "--ply-cap",
+        "16",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let games = assert_pgn_matches_csv(&dir);
+    let (text, _) = pgn(&dir);
+    let records: Vec<&str> = text.split("[Game ").skip(1).collect();
+    assert_eq!(records.len(), 2);
+    let csv = rows(&dir);
+    for ((record, game), row) in records.iter().zip(&games).zip(&csv) {
+        let cs = comments(record);
+        assert_eq!(cs.len(), game.moves.len());
+        let mut total = 0;
+        for c in &cs {
+            let (score, depth, nodes) = parse_comment(c);
+            let pawns = score.trim_start_matches(['+', '-']);
+            assert!(
+                (score.starts_with('+') || score.starts_with('-'))
+                    && (pawns.parse::<f64>().is_ok() || pawns.starts_with('M')),
+                "score in '{c}'"
+            );
+            assert!(depth.parse::<u32>().is_ok_and(|d| d >= 1), "depth in '{c}'");
+            assert!(nodes > 0, "nodes in '{c}'");
+            total += nodes;
+        }
+        // The comments' nodes are the moves' nodes that games.csv sums.
+        assert_eq!(total, row["nodes"].parse::<u64>().unwrap());
+    }
+}
+
+#[test]
+fn resume_rebuilds_games_pgn_from_games_csv_without_duplicates() {
+    let full = scratch("resume-full");
+    let cut = scratch("resume-cut");
+    simple_match(&full, &[]);
+    simple_match(&cut, &[]);
+    // games.csv: the header, 5 whole rows and half a row. games.pgn: 7 records and half of
+    // the 8th (games written after the last whole csv row, one cut short).
+    let text = std::fs::read_to_string(cut.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let half = &lines[6][..lines[6].len() / 2];
+    std::fs::write(
+        cut.join("games.csv"),
+        format!("{}\n{half}", lines[..6].join("\n")),
+    )
+    .unwrap();
+    let (pgn_text, _) = pgn(&cut);
+    let starts: Vec<usize> = pgn_text.match_indices("[Game ").map(|(i, _)| i).collect();
+    let cut_at = starts[7] + (starts[8] - starts[7]) / 2;
+    std::fs::write(cut.join("games.pgn"), &pgn_text[..cut_at]).unwrap();
+    let kept: Vec<&str> = (0..5)
+        .map(|i| &pgn_text[starts[i]..starts[i + 1]])
+        .collect();
+
+    let out = ok(&["match", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert!(out.contains("played 7 games"), "{out}");
+    let games = assert_pgn_matches_csv(&cut);
+    assert_eq!(games.len(), 12);
+    // The records of the games kept are kept as they were (with their comments).
+    let (after, _) = pgn(&cut);
+    for k in kept {
+        assert!(after.contains(k), "record lost: {k}");
+    }
+    // Same games as the uninterrupted run (the timing comments aside).
+    let mut a: Vec<(String, Vec<String>, String)> = pgn(&full)
+        .1
+        .iter()
+        .map(|g| {
+            let moves = g.moves.iter().map(|m| m.to_uci()).collect();
+            (g.tag("Round").unwrap().to_string(), moves, g.result.clone())
+        })
+        .collect();
+    let mut b: Vec<(String, Vec<String>, String)> = games
+        .iter()
+        .map(|g| {
+            let moves = g.moves.iter().map(|m| m.to_uci()).collect();
+            (g.tag("Round").unwrap().to_string(), moves, g.result.clone())
+        })
+        .collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    // Resuming a finished run plays nothing and leaves games.pgn as it is.
+    let out = ok(&["match", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert!(out.contains("played 0 games"), "{out}");
+    assert_eq!(pgn(&cut).0, after);
+}
+
+#[test]
+fn sprt_runs_write_games_pgn_too() {
+    let dir = scratch("sprt");
+    ok(&[
+        "sprt",
+        "--base",
+        "random",
+        "--test",
+        "greedy",
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--max-pairs",
+        "8",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let games = assert_pgn_matches_csv(&dir);
+    assert!(!games.is_empty());
+    assert!(games.iter().all(|g| g.tag("Event") == Some("chuhan sprt")));
+}
