@@ -245,7 +245,6 @@ impl ProgressArgs {
 /// openings, seed, rules, adjudication, results folder, and the session flags.
 #[derive(Debug, Args, Clone)]
 #[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth", "movetime", "tc"])))]
-#[command(group(clap::ArgGroup::new("opening").args(["openings", "opening_plies"])))]
 #[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
 pub struct RunArgs {
     /// Nodes per move (the default limit, reproducible: 10000; tune spsa: 2000).
@@ -263,7 +262,8 @@ pub struct RunArgs {
     /// Opening file: one FEN or EPD per line (`#` comments allowed), shuffled by the seed.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
-    /// Random plies from the start for generated openings (default 6).
+    /// Random plies from the start for generated openings (default 6); with a PGN book
+    /// (`--openings FILE.pgn`), at most this many of each record's moves (default: all).
     #[arg(long)]
     pub opening_plies: Option<u32>,
     /// Run seed (default 1): the same seed and options give the same games.

@@ -287,3 +287,135 @@ fn sprt_runs_write_games_pgn_too() {
     assert!(!games.is_empty());
     assert!(games.iter().all(|g| g.tag("Event") == Some("chuhan sprt")));
 }
+
+fn position_after(fen: &str, uci: &[&str]) -> String {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in uci {
+        let mv = chuhan_engine::Move::parse_uci(m).unwrap();
+        assert!(pos.is_legal(mv), "{m}");
+        pos.make(mv);
+    }
+    pos.to_fen()
+}
+
+const BOOK: &str = "[Game \"Chinese Chess\"]\n[Event \"book\"]\n\n1. h2e2 h9g7 2. h0g2 i9h9 *\n\n\
+[Event \"book 2\"]\n[Format \"WXF\"]\n\n1. C8.5 H2+3 {a comment} 2. H8+7 *\n\n\
+[Event \"book 3\"]\n\n1. b2e2 b9c7 *\n";
+
+fn book_match(dir: &Path, book: &Path, pairs: &str, plies: Option<&str>) -> (i32, String, String) {
+    let mut args = vec![
+        "match",
+        "--player",
+        "greedy",
+        "--player",
+        "random",
+        "--pairs",
+        pairs,
+        "--seed",
+        "4",
+        "--ply-cap",
+        "20",
+        "--quiet",
+        "--openings",
+    ];
+    args.push(book.to_str().unwrap());
+    if let Some(p) = plies {
+        args.extend_from_slice(&["--opening-plies", p]);
+    }
+    args.extend_from_slice(&["--out", dir.to_str().unwrap()]);
+    chuhan(&args)
+}
+
+#[test]
+fn pgn_books_give_each_record_s_moves_up_to_opening_plies() {
+    let dir = scratch("book");
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.pgn");
+    std::fs::write(&book, BOOK).unwrap();
+    let out = dir.join("run");
+    let (code, o, e) = book_match(&out, &book, "3", Some("2"));
+    assert_eq!(code, 0, "{o}\n{e}");
+    let mut used: Vec<String> = rows(&out).iter().map(|r| r["opening"].clone()).collect();
+    used.sort();
+    used.dedup();
+    let mut expected = vec![
+        position_after(START_FEN, &["h2e2", "h9g7"]),
+        position_after(START_FEN, &["b2e2", "b9c7"]),
+        position_after(START_FEN, &["b2e2", "b9c7"]),
+    ];
+    // Records 2 and 3 agree on their first two plies (C8.5 is b2e2, H2+3 is b9c7): two
+    // pairs share that opening.
+    expected.sort();
+    expected.dedup();
+    assert_eq!(used, expected);
+    assert_eq!(rows(&out).len(), 6);
+    assert_pgn_matches_csv(&out);
+
+    // Without --opening-plies, all of each record's moves; a run's own games.pgn is a book.
+    let all = dir.join("all");
+    let (code, o, e) = book_match(&all, &book, "3", None);
+    assert_eq!(code, 0, "{o}\n{e}");
+    let mut used: Vec<String> = rows(&all).iter().map(|r| r["opening"].clone()).collect();
+    used.sort();
+    used.dedup();
+    let mut expected = vec![
+        position_after(START_FEN, &["h2e2", "h9g7", "h0g2", "i9h9"]),
+        position_after(START_FEN, &["b2e2", "b9c7", "b0c2"]),
+        position_after(START_FEN, &["b2e2", "b9c7"]),
+    ];
+    expected.sort();
+    assert_eq!(used, expected);
+    let again = dir.join("again");
+    let (code, o, e) = book_match(&again, &all.join("games.pgn"), "6", Some("3"));
+    assert_eq!(code, 0, "{o}\n{e}");
+    let first: Vec<String> = rows(&all)
+        .iter()
+        .map(|r| {
+            let moves: Vec<&str> = r["moves"].split(' ').take(3).collect();
+            position_after(&r["opening"], &moves)
+        })
+        .collect();
+    for r in rows(&again) {
+        assert!(first.contains(&r["opening"]), "{}", r["opening"]);
+    }
+}
+
+#[test]
+fn a_bad_pgn_book_exits_2_naming_the_file_record_and_move() {
+    let dir = scratch("bad-book");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "illegal.pgn",
+            BOOK.replace("1. b2e2 b9c7", "1. b2e2 b9b5"),
+            vec!["record 3", "1... for Black", "'b9b5'"],
+        ),
+        (
+            "wxf.pgn",
+            BOOK.replace("2. H8+7", "2. H8+5"),
+            vec!["record 2", "2. for Red", "'H8+5'"],
+        ),
+        (
+            "tag.pgn",
+            BOOK.replace("[Event \"book 3\"]", "[Event book 3]"),
+            vec!["record 3", "malformed tag"],
+        ),
+        (
+            "finished.pgn",
+            "[FEN \"4k4/9/9/9/R8/9/9/9/5R3/3K5 w - - 0 1\"]\n\n1. a5e5 1-0\n".to_string(),
+            vec!["record 1", "already decided"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let book = dir.join(name);
+        std::fs::write(&book, text).unwrap();
+        let out = dir.join(format!("{name}.run"));
+        let (code, o, e) = book_match(&out, &book, "1", Some("4"));
+        assert_eq!(code, 2, "{name}: {o}\n{e}");
+        assert!(e.contains(book.to_str().unwrap()), "{name}: {e}");
+        for n in needles {
+            assert!(e.contains(n), "{name}: '{n}' not in: {e}");
+        }
+        assert!(!out.exists(), "{name}: nothing written");
+    }
+}
