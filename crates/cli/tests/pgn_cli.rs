@@ -419,3 +419,80 @@ fn a_bad_pgn_book_exits_2_naming_the_file_record_and_move() {
         assert!(!out.exists(), "{name}: nothing written");
     }
 }
+
+#[test]
+fn match_and_sprt_print_the_stat_block_with_the_summary_s_numbers() {
+    let dir = scratch("statblock-match");
+    let out = simple_match(&dir, &[]);
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut r = csv::Reader::from_reader(summary.as_bytes());
+    let h = r.headers().unwrap().clone();
+    let row = r.records().next().unwrap().unwrap();
+    let get = |k: &str| row[h.iter().position(|x| x == k).unwrap()].to_string();
+    let manifest = std::fs::read_to_string(dir.join("manifest.toml")).unwrap();
+    let bench = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("bench_signature = "))
+        .unwrap()
+        .trim_matches('"')
+        .to_string();
+    assert!(
+        out.contains("chuhan match: greedy vs random, nodes=10000, seed 3\n"),
+        "{out}"
+    );
+    let elo: f64 = get("elo").parse().unwrap();
+    assert!(
+        out.contains(&format!("Elo   {elo:+.2} ± {} (95%)", get("elo_ci95"))),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "Games {}: W {}  D {}  L {}",
+            get("games"),
+            get("wins"),
+            get("draws"),
+            get("losses")
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Ptnml {} (LL LD DD+WL WD WW)", get("pentanomial"))),
+        "{out}"
+    );
+    assert!(out.contains(&format!("Bench {bench} (chuhan ")), "{out}");
+    assert!(!out.contains("SPRT  "), "{out}");
+
+    let dir = scratch("statblock-sprt");
+    let out = ok(&[
+        "sprt",
+        "--base",
+        "random",
+        "--test",
+        "greedy",
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--max-pairs",
+        "40",
+        "--seed",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let mut r = csv::Reader::from_reader(summary.as_bytes());
+    let h = r.headers().unwrap().clone();
+    let row = r.records().next().unwrap().unwrap();
+    let get = |k: &str| row[h.iter().position(|x| x == k).unwrap()].to_string();
+    let llr: f64 = get("llr").parse().unwrap();
+    let lower: f64 = get("lower").parse().unwrap();
+    let upper: f64 = get("upper").parse().unwrap();
+    let line = format!(
+        "SPRT  nElo [0, 200], alpha 0.05, beta 0.05: LLR {llr:.2} ({lower:.2}, {upper:.2}) {}",
+        get("verdict")
+    );
+    assert!(out.contains(&line), "'{line}' not in {out}");
+    assert!(out.contains(&format!("Games {}: ", get("games"))), "{out}");
+}
