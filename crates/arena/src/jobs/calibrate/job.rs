@@ -336,6 +336,7 @@ pub fn run(
             points: &points,
             curve: &cal.samples(8),
             chosen: &chosen,
+            log_x: knob == Knob::Nodes,
         },
     )?;
     on_event(CalibrationEvent::Placed {
