@@ -134,6 +134,9 @@ pub struct SpsaArgs {
     /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
     #[arg(long)]
     pub base: Option<String>,
+    /// Also write games.pgn (every game of every iteration; `--pgn-format` implies it).
+    #[arg(long)]
+    pub pgn: bool,
     /// The play flags shared with match and sprt (spsa takes a node or depth limit and no
     /// adjudication or shard; nodes default to 2000).
     #[command(flatten)]

@@ -496,3 +496,96 @@ fn match_and_sprt_print_the_stat_block_with_the_summary_s_numbers() {
     assert!(out.contains(&line), "'{line}' not in {out}");
     assert!(out.contains(&format!("Games {}: ", get("games"))), "{out}");
 }
+
+#[test]
+fn spsa_writes_games_pgn_when_asked_and_resumes_it_without_duplicates() {
+    let root = scratch("spsa");
+    std::fs::create_dir_all(&root).unwrap();
+    let params = root.join("params.txt");
+    std::fs::write(&params, "eval.tempo, 3, -20, 40, 6, 0.05\n").unwrap();
+    let run = |dir: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "spsa",
+            "--params-file",
+            params.to_str().unwrap(),
+            "--iterations",
+            "4",
+            "--pairs-per-iteration",
+            "2",
+            "--nodes",
+            "200",
+            "--ply-cap",
+            "24",
+            "--seed",
+            "5",
+            "--quiet",
+            "--concurrency",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    // Without the flag, no games.pgn.
+    let plain = root.join("plain");
+    run(&plain, &[]);
+    assert!(!plain.join("games.pgn").exists());
+
+    let full = root.join("full");
+    run(&full, &["--pgn-format", "wxf"]);
+    let (text, games) = pgn(&full);
+    assert_eq!(games.len(), 16, "4 iterations x 2 pairs x 2 games");
+    assert_eq!(text.matches("[Format \"WXF\"]").count(), 16);
+    let rounds: HashSet<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+    assert_eq!(rounds.len(), 16, "each game once");
+    for g in &games {
+        assert_eq!(g.tag("Event"), Some("chuhan tune spsa"));
+        let players = [g.tag("Red").unwrap(), g.tag("Black").unwrap()];
+        assert!(
+            players.contains(&"theta+") && players.contains(&"theta-"),
+            "{players:?}"
+        );
+        assert!(g.moves.len() <= 24);
+    }
+    let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+    assert_eq!(comments(&text).len(), plies, "one comment per move");
+
+    // Interrupt after two iterations (spsa.csv cut mid-line) with games.pgn holding those
+    // games, some of the third iteration's and half a record: resuming keeps the first eight
+    // games and plays the rest once.
+    let cut = root.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(full.join("manifest.toml"), cut.join("manifest.toml")).unwrap();
+    let csv = std::fs::read_to_string(full.join("spsa.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    std::fs::write(
+        cut.join("spsa.csv"),
+        format!(
+            "{}\n{}",
+            lines[..3].join("\n"),
+            &lines[3][..lines[3].len() / 2]
+        ),
+    )
+    .unwrap();
+    let cut_at = text.len() - text.len() / 5;
+    std::fs::write(cut.join("games.pgn"), &text[..cut_at]).unwrap();
+    let out = ok(&["tune", "spsa", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(
+        std::fs::read_to_string(cut.join("spsa.csv")).unwrap(),
+        csv,
+        "{out}"
+    );
+    let (_, again) = pgn(&cut);
+    assert_eq!(again.len(), 16);
+    let key = |g: &GameRecord| {
+        let moves: Vec<String> = g.moves.iter().map(|m| m.to_uci()).collect();
+        (g.tag("Round").unwrap().to_string(), moves, g.result.clone())
+    };
+    let mut a: Vec<_> = games.iter().map(key).collect();
+    let mut b: Vec<_> = again.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}

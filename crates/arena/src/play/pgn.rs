@@ -67,16 +67,28 @@ impl PgnContext {
     /// The context of a match, sprt, ladder or calibration run from its manifest.
     pub fn for_run(manifest: &Manifest<RunConfig>) -> PgnContext {
         let config = &manifest.config;
+        let game = GameConfig {
+            rules: config.rules,
+            move_limit: config.move_limit,
+        };
+        let event = format!("chuhan {}", config.command);
+        PgnContext::of_manifest(manifest, &event, game, config.pgn_format)
+    }
+
+    /// The context of any run: `Event` as given, `Site` and `Date` from the manifest.
+    pub fn of_manifest<C>(
+        manifest: &Manifest<C>,
+        event: &str,
+        game: GameConfig,
+        notation: Notation,
+    ) -> PgnContext {
         let commit: String = manifest.git_commit.chars().take(10).collect();
         PgnContext {
-            event: format!("chuhan {}", config.command),
+            event: event.to_string(),
             site: format!("chuhan {} ({commit})", manifest.chuhan_version),
             date: civil_date(manifest.created_unix).replace('-', "."),
-            game: GameConfig {
-                rules: config.rules,
-                move_limit: config.move_limit,
-            },
-            notation: config.pgn_format,
+            game,
+            notation,
         }
     }
 }
@@ -311,6 +323,54 @@ pub fn rebuild(path: &Path, rows: &[PlayedGame], ctx: &PgnContext) -> Result<usi
     std::fs::write(&tmp, out).map_err(io)?;
     std::fs::rename(&tmp, path).map_err(io)?;
     Ok(regenerated)
+}
+
+/// The global game index of a stored record (from its `Round` tag, `<pair>.<game>`).
+fn game_of(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("[Round \"")
+                .and_then(|r| r.strip_suffix("\"]"))
+        })
+        .and_then(|r| r.split_once('.'))
+        .and_then(|(_, g)| g.parse().ok())
+}
+
+/// For runs without games.csv (SPSA): rewrites `path` keeping only complete records of games
+/// with an index below `limit` (those of the iterations kept), once each; the others are
+/// replayed and written again. Returns how many records were kept.
+pub fn keep_games_below(path: &Path, limit: u64) -> Result<usize, PgnWriteError> {
+    let io = |source| PgnWriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let old = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(e)),
+    };
+    let mut kept: std::collections::BTreeMap<u64, &str> = std::collections::BTreeMap::new();
+    for text in split_records(&old) {
+        let complete = read_pgn(text).is_ok_and(|r| r.len() == 1)
+            && chuhan_engine::pgn::RESULTS[..3]
+                .iter()
+                .any(|r| text.trim_end().ends_with(r));
+        match game_of(text) {
+            Some(g) if g < limit && complete => {
+                kept.insert(g, text);
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::with_capacity(old.len());
+    for text in kept.values() {
+        out.push_str(text.trim_end());
+        out.push_str("\n\n");
+    }
+    let tmp = path.with_extension("pgn.tmp");
+    std::fs::write(&tmp, out).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(kept.len())
 }
 
 /// games.pgn open for appending: one record written (and so flushed) per finished game.

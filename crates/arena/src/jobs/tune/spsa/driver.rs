@@ -4,6 +4,7 @@
 use super::gains::{Perturbation, Spsa};
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, OpeningBook, OpeningSource};
+use crate::play::pgn::PgnFile;
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
 use crate::play::schedule::{game_seed, GameSpec};
@@ -216,6 +217,8 @@ pub struct EngineGames {
     pub openings: Openings,
     /// Rules, limits, adjudication.
     pub settings: PlaySettings,
+    /// games.pgn, when the run writes one: each game's record appended as it ends.
+    pub pgn: Option<Mutex<PgnFile>>,
 }
 
 /// Openings of a tuning run: generated on demand, or a file's positions (shuffled by the seed)
@@ -288,6 +291,11 @@ impl PlayGame for EngineGames {
         } else {
             play_scheduled(&spec, &opening, &mut *minus, &mut *plus, &self.settings)
         };
+        if let Some(pgn) = &self.pgn {
+            pgn.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .append(&record)?;
+        }
         let red = match record.result {
             GameResult::RedWins => 1.0,
             GameResult::Draw => 0.5,

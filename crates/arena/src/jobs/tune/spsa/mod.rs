@@ -125,7 +125,7 @@ pub fn run(
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let total_pairs = spsa.gains.iterations * spsa.pairs_per_iteration;
-    let games = EngineGames {
+    let mut games = EngineGames {
         base: base.clone(),
         indices,
         openings: Openings::new(&config.openings, spsa.seed, total_pairs)?,
@@ -140,6 +140,7 @@ pub fn run(
                 ..Adjudication::default()
             },
         },
+        pgn: None,
     };
 
     // Open the results: a new folder, or the resumed spsa.csv cut back to its complete lines.
@@ -170,6 +171,26 @@ pub fn run(
         .with_context(|| format!("cannot open {}", csv_path.display()))?;
 
     let already = history.len() as u64 - 1;
+    if let Some(format) = &config.pgn {
+        // Games of the iterations kept stay; those of an unfinished iteration are replayed.
+        let notation: chuhan_engine::Notation = format.parse()?;
+        let path = dir.join(crate::play::results::GAMES_PGN);
+        crate::play::pgn::keep_games_below(&path, already * 2 * spsa.pairs_per_iteration)?;
+        let mpath = dir.join("manifest.toml");
+        let text = std::fs::read_to_string(&mpath)
+            .with_context(|| format!("cannot read {}", mpath.display()))?;
+        let manifest: SpsaManifest =
+            toml::from_str(&text).with_context(|| format!("cannot read {}", mpath.display()))?;
+        let ctx = crate::play::pgn::PgnContext::of_manifest(
+            &manifest,
+            "chuhan tune spsa",
+            games.settings.game,
+            notation,
+        );
+        games.pgn = Some(std::sync::Mutex::new(crate::play::pgn::PgnFile::open(
+            &path, ctx,
+        )?));
+    }
     let mut progress = ProgressReporter::new(audience);
     progress.on(&Progress::Started {
         job: "spsa".into(),
