@@ -589,3 +589,35 @@ fn spsa_writes_games_pgn_when_asked_and_resumes_it_without_duplicates() {
     b.sort();
     assert_eq!(a, b);
 }
+
+#[test]
+fn ladders_write_games_pgn_in_the_ladder_file_s_format() {
+    let dir = scratch("ladder");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("ladder.toml");
+    std::fs::write(
+        &cfg,
+        "name = \"tiny\"\nseed = 3\npairs = 2\nneighbours = 1\nmax_nodes = 300\n\
+         pgn_format = \"chinese\"\n\
+         [[players]]\nname = \"random\"\nspec = \"random\"\n\
+         [[players]]\nname = \"greedy\"\nspec = \"greedy\"\n\
+         [[players]]\nname = \"d1\"\nspec = \"default:depth=1\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    ok(&[
+        "ladder",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let games = assert_pgn_matches_csv(&out);
+    assert_eq!(games.len(), 8, "2 pairings x 2 pairs x 2 games");
+    let (text, _) = pgn(&out);
+    assert_eq!(text.matches("[Format \"Chinese\"]").count(), 8);
+    assert!(games
+        .iter()
+        .all(|g| g.tag("Event") == Some("chuhan ladder")));
+}

@@ -121,6 +121,7 @@ impl CalibrateSettings {
             rules: RuleSet::Asian,
             move_limit: 120,
             bootstrap: self.bootstrap,
+            pgn_format: chuhan_engine::Notation::Iccs,
             players,
         }
     }
