@@ -388,7 +388,12 @@ fn a_bad_pgn_book_exits_2_naming_the_file_record_and_move() {
         (
             "illegal.pgn",
             BOOK.replace("1. b2e2 b9c7", "1. b2e2 b9b5"),
-            vec!["record 3", "1... for Black", "'b9b5'"],
+            vec![
+                "record 3",
+                "1... for Black",
+                "'b9b5'",
+                "denotes no legal move",
+            ],
         ),
         (
             "wxf.pgn",

@@ -151,6 +151,8 @@ fn malformed_records_name_the_line() {
     let (kind, msg) = error_on_line("[Event \"x\"]\n\n1. h2e2 h9g7\n2. h2e3 *\n", 4);
     assert!(matches!(kind, PgnErrorKind::BadMove { .. }), "{msg}");
     assert!(msg.contains("move 2. for Red 'h2e3'"), "{msg}");
+    // UCI text in an ICCS game: the error is the illegal move, not the notation.
+    assert!(msg.contains("denotes no legal move"), "{msg}");
     let (_, msg) = error_on_line("[Format \"WXF\"]\n1. C2.5 H8+7\n2. C5+9 *\n", 3);
     assert!(msg.contains("'C5+9'"), "{msg}");
     let (kind, msg) = error_on_line("[Format \"WXF\"]\n1. C2.5 Q8+7 *\n", 2);

@@ -475,7 +475,14 @@ impl Reader {
         let pos = game.position()?;
         let mv = match parse(pos, text, notation) {
             Ok(mv) => mv,
-            Err(error) => parse_any(pos, text).map_err(|_| {
+            Err(error) => parse_any(pos, text).map_err(|other| {
+                // Text that is not move text in the declared notation but reads as a move in
+                // another: what is wrong is the move (illegal, ambiguous), not its syntax.
+                let error = match (&error, &other) {
+                    (NotationError::Syntax { .. }, NotationError::NoSuchMove { .. })
+                    | (NotationError::Syntax { .. }, NotationError::Ambiguous { .. }) => other,
+                    _ => error,
+                };
                 let black = pos.side_to_move() == Color::Black;
                 PgnError {
                     line: number,
