@@ -262,7 +262,8 @@ pub struct RunArgs {
     /// Clock: `moves/seconds+increment` (e.g. 40/60+0.6) or `seconds+increment`.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Opening file: one FEN or EPD per line (`#` comments allowed), shuffled by the seed.
+    /// Opening file: one FEN or EPD per line (`#` comments allowed), or a PGN book (`*.pgn`, one
+    /// opening per record); shuffled by the seed.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
     /// Random plies from the start for generated openings (default 6); with a PGN book
