@@ -152,6 +152,9 @@ pub struct SpsaArgs {
     /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
     #[arg(long)]
     pub base: Option<String>,
+    /// Also write games.pgn (every game of every iteration; `--pgn-format` implies it).
+    #[arg(long)]
+    pub pgn: bool,
     /// The play flags shared with match and sprt (spsa takes a node or depth limit and no
     /// adjudication or shard; nodes default to 2000).
     #[command(flatten)]
@@ -263,7 +266,6 @@ impl ProgressArgs {
 /// openings, seed, rules, adjudication, results folder, and the session flags.
 #[derive(Debug, Args, Clone)]
 #[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth", "movetime", "tc"])))]
-#[command(group(clap::ArgGroup::new("opening").args(["openings", "opening_plies"])))]
 #[command(group(clap::ArgGroup::new("dir").args(["out", "resume"])))]
 pub struct RunArgs {
     /// Nodes per move (the default limit, reproducible: 10000; tune spsa: 2000).
@@ -278,10 +280,12 @@ pub struct RunArgs {
     /// Clock: `moves/seconds+increment` (e.g. 40/60+0.6) or `seconds+increment`.
     #[arg(long)]
     pub tc: Option<String>,
-    /// Opening file: one FEN or EPD per line (`#` comments allowed), shuffled by the seed.
+    /// Opening file: one FEN or EPD per line (`#` comments allowed), or a PGN book (`*.pgn`, one
+    /// opening per record); shuffled by the seed.
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
-    /// Random plies from the start for generated openings (default 6).
+    /// Random plies from the start for generated openings (default 6); with a PGN book
+    /// (`--openings FILE.pgn`), at most this many of each record's moves (default: all).
     #[arg(long)]
     pub opening_plies: Option<u32>,
     /// Run seed (default 1): the same seed and options give the same games.
@@ -320,6 +324,9 @@ pub struct RunArgs {
     /// Play only pairs `i` modulo `n` (`--shard i/n`).
     #[arg(long)]
     pub shard: Option<String>,
+    /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
+    #[arg(long, value_parser = ["iccs", "wxf", "chinese"])]
+    pub pgn_format: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

@@ -156,6 +156,8 @@ fn without_time(records: &BTreeMap<u64, PlayedGame>) -> Vec<PlayedGame> {
         .values()
         .map(|r| PlayedGame {
             seconds: 0.0,
+            // Per-move times differ between runs like the game's wall time.
+            search: Vec::new(),
             ..r.clone()
         })
         .collect()

@@ -36,11 +36,13 @@ pub use xiangqi::fen::{FenError, START_FEN};
 pub use xiangqi::movegen::{GenKind, MoveList, MAX_MOVES};
 pub use xiangqi::moves::{from_fairy_uci, move_from_fairy, move_to_fairy, to_fairy_uci, MoveError};
 pub use xiangqi::notation::{Notation, NotationError};
-pub use xiangqi::pgn::{read_pgn, write_pgn, GameRecord, PgnError, PgnErrorKind};
+pub use xiangqi::pgn::{
+    read_pgn, write_pgn, write_pgn_annotated, GameRecord, PgnError, PgnErrorKind,
+};
 pub use xiangqi::position::{FromFenError, Position, StateInfo};
 pub use xiangqi::rules::{
-    cycle_outcome, Game, GameConfig, GameResult, IllegalMove, RepetitionOutcome, RuleSet,
-    Termination, UnknownRuleSet, UnknownTermination, Verdict,
+    cycle_outcome, repetition_ruling, Game, GameConfig, GameResult, IllegalMove, RepetitionOutcome,
+    RepetitionRuling, RuleSet, Termination, UnknownRuleSet, UnknownTermination, Verdict,
 };
 pub use xiangqi::setup::{PositionError, Setup};
 pub use xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};

@@ -4,8 +4,8 @@
 mod common;
 
 use chuhan_engine::{
-    read_pgn, write_pgn, GameRecord, Move, Notation, NotationError, PgnErrorKind, Position,
-    START_FEN,
+    read_pgn, write_pgn, write_pgn_annotated, GameRecord, Move, Notation, NotationError,
+    PgnErrorKind, Position, START_FEN,
 };
 use common::{random_game, tandem_positions};
 
@@ -151,6 +151,8 @@ fn malformed_records_name_the_line() {
     let (kind, msg) = error_on_line("[Event \"x\"]\n\n1. h2e2 h9g7\n2. h2e3 *\n", 4);
     assert!(matches!(kind, PgnErrorKind::BadMove { .. }), "{msg}");
     assert!(msg.contains("move 2. for Red 'h2e3'"), "{msg}");
+    // UCI text in an ICCS game: the error is the illegal move, not the notation.
+    assert!(msg.contains("denotes no legal move"), "{msg}");
     let (_, msg) = error_on_line("[Format \"WXF\"]\n1. C2.5 H8+7\n2. C5+9 *\n", 3);
     assert!(msg.contains("'C5+9'"), "{msg}");
     let (kind, msg) = error_on_line("[Format \"WXF\"]\n1. C2.5 Q8+7 *\n", 2);
@@ -285,4 +287,28 @@ fn reading_random_pgn_fragments_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn annotated_moves_carry_their_comments_and_read_back_unchanged() {
+    let rec = record(START_FEN, moves("h2e2 h9g7 h0g2 i9h9"), "*");
+    let comments: Vec<String> = vec![
+        "+0.35/12 10234 0.051s".into(),
+        String::new(),
+        "a {brace} inside".into(),
+    ];
+    for notation in Notation::ALL {
+        let text = write_pgn_annotated(&rec, notation, &comments).unwrap();
+        assert!(text.contains(" {+0.35/12 10234 0.051s} "), "{text}");
+        assert!(text.contains("{a (brace) inside}"), "{text}");
+        assert_eq!(text.matches('{').count(), 2, "{text}");
+        let back = read_pgn(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].moves, rec.moves);
+        assert_eq!(back[0].result, rec.result);
+    }
+    assert_eq!(
+        write_pgn_annotated(&rec, Notation::Iccs, &[]).unwrap(),
+        write_pgn(&rec, Notation::Iccs).unwrap()
+    );
 }

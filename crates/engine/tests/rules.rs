@@ -4,8 +4,8 @@
 
 use chuhan_engine::xiangqi::rules::{check_only_cycle, CycleVerdict};
 use chuhan_engine::{
-    cycle_outcome, Color, Game, GameConfig, GameResult, Move, Position, RepetitionOutcome, RuleSet,
-    Termination, Verdict,
+    cycle_outcome, repetition_ruling, Color, Game, GameConfig, GameResult, Move, Position,
+    RepetitionOutcome, RuleSet, Termination, Verdict,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -645,4 +645,47 @@ fn random_games_keep_the_judge_consistent() {
         repetition_endings > 20,
         "only {repetition_endings} repetitions"
     );
+}
+
+#[test]
+fn repetition_ruling_names_the_chased_piece_and_the_cycle() {
+    let config = GameConfig::default();
+    let (game, verdict) = play_all(
+        "chariot chase",
+        CHARIOT_CHASE_FEN,
+        &twice(CHARIOT_CHASE_CYCLE),
+        config,
+    );
+    assert_eq!(
+        verdict.map(|v| v.termination),
+        Some(Termination::PerpetualChase)
+    );
+    let ruling = repetition_ruling(game.position(), config.rules).expect("a repetition");
+    assert_eq!(
+        ruling.outcome,
+        RepetitionOutcome::Loses(Color::Red, Termination::PerpetualChase)
+    );
+    assert_eq!(ruling.plies, 8);
+    let chased: Vec<(char, String)> = ruling
+        .chased
+        .iter()
+        .map(|(p, s)| (p.fen_char(), s.to_string()))
+        .collect();
+    assert_eq!(chased, vec![('n', "a7".to_string())]);
+
+    let (game, _) = play_all(
+        "perpetual check",
+        PERPETUAL_CHECK_FEN,
+        &twice(PERPETUAL_CHECK_CYCLE),
+        config,
+    );
+    let ruling = repetition_ruling(game.position(), config.rules).expect("a repetition");
+    assert_eq!(
+        ruling.outcome,
+        RepetitionOutcome::Loses(Color::Red, Termination::PerpetualCheck)
+    );
+    assert!(ruling.chased.is_empty());
+    // One occurrence short of the verdict: no ruling yet.
+    let (game, _) = play_all("one cycle", CHARIOT_CHASE_FEN, CHARIOT_CHASE_CYCLE, config);
+    assert_eq!(repetition_ruling(game.position(), config.rules), None);
 }

@@ -15,7 +15,7 @@ use crate::play::setup::{execute, plan_from_config, Destination, Finished, Prepa
 use crate::ratings::{self, Bound, FitOptions, HonestIntervals, Prior, RatingError};
 use crate::report::{describe_elo, Audience};
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::{GameResult, RuleSet};
+use chuhan_engine::{GameResult, Notation, RuleSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -79,6 +79,9 @@ pub struct LadderConfig {
     /// exact bounds, not a bootstrap); kept so that older ladder files still parse.
     #[serde(default = "bootstrap")]
     pub bootstrap: usize,
+    /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
+    #[serde(default = "iccs", with = "as_text")]
+    pub pgn_format: Notation,
     /// Players, weakest first.
     pub players: Vec<LadderPlayer>,
 }
@@ -97,6 +100,12 @@ fn default_max_nodes() -> u64 {
 }
 fn move_limit() -> u16 {
     120
+}
+fn iccs() -> Notation {
+    Notation::Iccs
+}
+fn is_iccs(n: &Notation) -> bool {
+    *n == Notation::Iccs
 }
 fn bootstrap() -> usize {
     1000
@@ -219,6 +228,7 @@ impl LadderConfig {
             adjudication: Default::default(),
             sprt: None,
             pairings: self.pairings(),
+            pgn_format: self.pgn_format,
         }
     }
 }
@@ -805,6 +815,8 @@ struct LadderCopy {
     rules: RuleSet,
     move_limit: u16,
     bootstrap: usize,
+    #[serde(skip_serializing_if = "is_iccs", with = "as_text")]
+    pgn_format: Notation,
     players: Vec<PlayerCopy>,
 }
 
@@ -830,6 +842,7 @@ impl From<&LadderConfig> for LadderCopy {
             rules: c.rules,
             move_limit: c.move_limit,
             bootstrap: c.bootstrap,
+            pgn_format: c.pgn_format,
             players: c
                 .players
                 .iter()

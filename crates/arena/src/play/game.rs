@@ -149,6 +149,19 @@ impl Ending {
     }
 }
 
+/// What the mover's player said about one move it played, for game records (games.pgn).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveInfo {
+    /// Score in centipawns from the mover's point of view, if the player has one.
+    pub score: Option<i32>,
+    /// Depth reached, if the player searches.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time the player took, seconds.
+    pub seconds: f64,
+}
+
 /// What one game produced.
 #[derive(Clone, Debug)]
 pub struct GameOutcome {
@@ -158,6 +171,8 @@ pub struct GameOutcome {
     pub ending: Ending,
     /// The moves played.
     pub moves: Vec<Move>,
+    /// What the mover said about each move played, in move order.
+    pub info: Vec<MoveInfo>,
     /// Nodes both players reported.
     pub nodes: u64,
     /// Wall time of the game in seconds.
@@ -199,23 +214,31 @@ pub fn play_game(
     };
     let mut nodes = 0u64;
     let mut plies = 0u32;
-    let finish = |game: &Game, result, ending, nodes| GameOutcome {
+    let mut info: Vec<MoveInfo> = Vec::new();
+    let finish = |game: &Game, result, ending, nodes, info: &mut Vec<MoveInfo>| GameOutcome {
         result,
         ending,
         moves: game.moves(),
+        info: std::mem::take(info),
         nodes,
         seconds: start.elapsed().as_secs_f64(),
     };
     loop {
         if let Some(v) = game.verdict() {
-            return finish(&game, v.result, Ending::Rules(v.termination), nodes);
+            return finish(
+                &game,
+                v.result,
+                Ending::Rules(v.termination),
+                nodes,
+                &mut info,
+            );
         }
         if settings
             .adjudication
             .ply_cap
             .is_some_and(|cap| plies >= cap)
         {
-            return finish(&game, GameResult::Draw, Ending::PlyCap, nodes);
+            return finish(&game, GameResult::Draw, Ending::PlyCap, nodes, &mut info);
         }
         let mover = game.position().side_to_move();
         let limits = match &clocks {
@@ -244,35 +267,59 @@ pub fn play_game(
         let took = move_start.elapsed().as_secs_f64();
         let choice = match answer {
             Ok(c) => c,
-            Err(f) => return finish(&game, loss_for(mover), Ending::Failure(f), nodes),
+            Err(f) => return finish(&game, loss_for(mover), Ending::Failure(f), nodes, &mut info),
         };
         nodes += choice.nodes;
         if let Some(c) = clocks.as_mut() {
             if !c[mover.index()].charge(took) {
-                return finish(&game, loss_for(mover), Ending::TimeForfeit, nodes);
+                return finish(
+                    &game,
+                    loss_for(mover),
+                    Ending::TimeForfeit,
+                    nodes,
+                    &mut info,
+                );
             }
         }
         let verdict = match game.play(choice.mv) {
             Ok(v) => v,
             Err(_) => {
                 let f = PlayerFailure::IllegalMove(choice.mv.to_uci());
-                return finish(&game, loss_for(mover), Ending::Failure(f), nodes);
+                return finish(&game, loss_for(mover), Ending::Failure(f), nodes, &mut info);
             }
         };
         plies += 1;
+        info.push(MoveInfo {
+            score: choice.score,
+            depth: choice.depth,
+            nodes: choice.nodes,
+            seconds: took,
+        });
         if let Some(v) = verdict {
-            return finish(&game, v.result, Ending::Rules(v.termination), nodes);
+            return finish(
+                &game,
+                v.result,
+                Ending::Rules(v.termination),
+                nodes,
+                &mut info,
+            );
         }
         if let Some(t) = resign.as_mut() {
             t.update(mover, choice.score);
             if let Some(result) = t.adjudicate() {
-                return finish(&game, result, Ending::AdjudicationResign, nodes);
+                return finish(&game, result, Ending::AdjudicationResign, nodes, &mut info);
             }
         }
         if let Some(t) = draw.as_mut() {
             t.update(plies, choice.score);
             if t.adjudicate() {
-                return finish(&game, GameResult::Draw, Ending::AdjudicationDraw, nodes);
+                return finish(
+                    &game,
+                    GameResult::Draw,
+                    Ending::AdjudicationDraw,
+                    nodes,
+                    &mut info,
+                );
             }
         }
     }

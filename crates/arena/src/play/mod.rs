@@ -6,6 +6,7 @@ pub mod game;
 pub mod limits;
 pub mod material;
 pub mod openings;
+pub mod pgn;
 pub mod player;
 pub mod results;
 pub mod runner;

@@ -1,8 +1,8 @@
 //! Opening positions: a seeded generator of short random openings, or a file of FEN/EPD lines.
 //! Each opening is used by exactly one game pair; file openings are shuffled by the run seed.
 //! Generated openings must have equal material, no check, and a depth-2 search score within
-//! [`BALANCE_MARGIN`]. (PGN files are not taken as opening books yet, though the engine reads
-//! PGN: `chuhan_engine::read_pgn`.)
+//! [`BALANCE_MARGIN`]. A file whose name ends in `.pgn` is a PGN book instead: each record's
+//! start position with its moves played, up to `--opening-plies` of them when given.
 
 use crate::play::material::material_balance;
 use crate::play::schedule::splitmix64;
@@ -24,12 +24,15 @@ pub enum OpeningSource {
         /// Plies played from the start position.
         plies: u32,
     },
-    /// One FEN or EPD per line.
+    /// One FEN or EPD per line, or (a `.pgn` file) one game record per opening.
     File {
         /// The file.
         path: PathBuf,
         /// FNV-1a hash of its contents, so a resumed run notices a changed file.
         content_hash: String,
+        /// PGN books: at most this many of each record's moves (absent: all of them).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plies: Option<u32>,
     },
 }
 
@@ -53,6 +56,28 @@ pub enum OpeningError {
         line: usize,
         /// What is wrong.
         reason: String,
+    },
+    /// A PGN book record that does not read (a malformed record or an illegal move).
+    #[error("{path}: record {record}: line {line}: {reason}")]
+    BadRecord {
+        /// The file.
+        path: PathBuf,
+        /// 1-based record number.
+        record: usize,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong (for a move: its number, side and text).
+        reason: String,
+    },
+    /// A PGN book record whose opening position is already decided.
+    #[error("{path}: record {record}: the position after {plies} plies is already decided (no legal move or a rules draw)")]
+    FinishedRecord {
+        /// The file.
+        path: PathBuf,
+        /// 1-based record number.
+        record: usize,
+        /// Plies played from the record's start.
+        plies: usize,
     },
     /// A line holds a finished game.
     #[error("{path}:{line}: the position is already decided (no legal move or a rules draw)")]
@@ -92,8 +117,12 @@ impl OpeningSource {
     /// started with (`None` for generated openings).
     pub fn read_checked(&self) -> Result<Option<Vec<String>>, OpeningError> {
         match self {
-            OpeningSource::File { path, content_hash } => {
-                let (list, hash) = read_opening_file(path)?;
+            OpeningSource::File {
+                path,
+                content_hash,
+                plies,
+            } => {
+                let (list, hash) = read_opening_file(path, *plies)?;
                 if &hash != content_hash {
                     return Err(OpeningError::Changed {
                         path: path.clone(),
@@ -134,14 +163,91 @@ fn parse_line(text: &str) -> Result<Position, String> {
     }
 }
 
-/// Reads an opening file: one FEN or EPD per line, blank lines and `#` comments skipped.
-/// Returns the positions as FEN (with the line numbers) and the content hash.
-pub fn read_opening_file(path: &Path) -> Result<(Vec<String>, String), OpeningError> {
+/// Whether an opening file is a PGN book (its name ends in `.pgn`, any case).
+pub fn is_pgn_book(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case("pgn"))
+}
+
+/// The 1-based number of the record that `line` (1-based) belongs to: a record starts at the
+/// first tag line after move text (or at the first line of the file).
+fn record_of_line(text: &str, line: usize) -> usize {
+    let mut record = 0;
+    let mut in_tags = false;
+    let mut seen_moves = true;
+    for l in text.lines().take(line.max(1)) {
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with('[') {
+            if !in_tags && seen_moves {
+                record += 1;
+            }
+            in_tags = true;
+            seen_moves = false;
+        } else {
+            if record == 0 {
+                record = 1;
+            }
+            in_tags = false;
+            seen_moves = true;
+        }
+    }
+    record.max(1)
+}
+
+/// Reads a PGN book: per record, its start with its moves (at most `plies` of them) played.
+fn read_pgn_book(path: &Path, text: &str, plies: Option<u32>) -> Result<Vec<String>, OpeningError> {
+    let records = chuhan_engine::read_pgn(text).map_err(|e| OpeningError::BadRecord {
+        path: path.to_path_buf(),
+        record: record_of_line(text, e.line),
+        line: e.line,
+        reason: e.kind.to_string(),
+    })?;
+    let mut out = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let bad = |reason: String| OpeningError::BadRecord {
+            path: path.to_path_buf(),
+            record: i + 1,
+            line: 0,
+            reason,
+        };
+        let start = Position::from_fen(&record.start_fen).map_err(|e| bad(e.to_string()))?;
+        let mut game = Game::new(start, GameConfig::default());
+        let take = plies.map_or(record.moves.len(), |p| record.moves.len().min(p as usize));
+        for &mv in &record.moves[..take] {
+            // The reader checked legality; a verdict before the last ply means the line runs
+            // past the end of a game.
+            game.play(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        if game.verdict().is_some() {
+            return Err(OpeningError::FinishedRecord {
+                path: path.to_path_buf(),
+                record: i + 1,
+                plies: take,
+            });
+        }
+        out.push(game.position().to_fen());
+    }
+    Ok(out)
+}
+
+/// Reads an opening file: one FEN or EPD per line, blank lines and `#` comments skipped; or a
+/// PGN book (see [`is_pgn_book`]), one opening per record, `plies` moves deep at most.
+/// Returns the positions as FEN and the content hash.
+pub fn read_opening_file(
+    path: &Path,
+    plies: Option<u32>,
+) -> Result<(Vec<String>, String), OpeningError> {
     let bytes = std::fs::read(path).map_err(|source| OpeningError::Read {
         path: path.to_path_buf(),
         source,
     })?;
     let text = String::from_utf8_lossy(&bytes);
+    if is_pgn_book(path) {
+        return Ok((read_pgn_book(path, &text, plies)?, fnv1a_hex(&bytes)));
+    }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

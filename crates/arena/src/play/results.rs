@@ -5,10 +5,11 @@
 use crate::play::game::Adjudication;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
+use crate::play::pgn::{rebuild, PgnContext, PgnFile, PgnWriteError};
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::{Schedule, Shard};
 use crate::stats::SprtModel;
-use chuhan_engine::RuleSet;
+use chuhan_engine::{Notation, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -153,6 +154,18 @@ pub struct RunConfig {
     /// Explicit pairings `[first, second]` (ladders, calibration); empty = a round robin.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pairings: Vec<[usize; 2]>,
+    /// Move notation of games.pgn (`iccs`, the default, is not written, so manifests of
+    /// earlier runs read as ICCS).
+    #[serde(default = "iccs", skip_serializing_if = "is_iccs", with = "as_text")]
+    pub pgn_format: Notation,
+}
+
+fn iccs() -> Notation {
+    Notation::Iccs
+}
+
+fn is_iccs(n: &Notation) -> bool {
+    *n == Notation::Iccs
 }
 
 /// `manifest.toml` of every run folder: who made it, and the configuration `C` that determines
@@ -237,6 +250,9 @@ pub enum ResultsError {
         /// What is wrong.
         reason: String,
     },
+    /// games.pgn could not be written.
+    #[error(transparent)]
+    Pgn(#[from] PgnWriteError),
     /// A malformed games.csv row.
     #[error("{path}:{line}: {reason}")]
     Row {
@@ -263,6 +279,9 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ResultsError + '_ {
         source,
     }
 }
+
+/// The PGN file of every run folder that plays games.
+pub const GAMES_PGN: &str = "games.pgn";
 
 /// The games.csv header.
 pub const GAMES_HEADER: &str =
@@ -308,6 +327,7 @@ pub mod csv_fields {
 pub struct ResultsDir {
     dir: PathBuf,
     games: csv::Writer<File>,
+    pgn: PgnFile,
 }
 
 impl ResultsDir {
@@ -339,10 +359,12 @@ impl ResultsDir {
         std::fs::write(&mpath, text).map_err(io(&mpath))?;
         let gpath = dir.join("games.csv");
         std::fs::write(&gpath, format!("{GAMES_HEADER}\n")).map_err(io(&gpath))?;
-        Self::open_append(dir)
+        let ppath = dir.join(GAMES_PGN);
+        std::fs::write(&ppath, "").map_err(io(&ppath))?;
+        Self::open_append(dir, PgnContext::for_run(manifest))
     }
 
-    fn open_append(dir: &Path) -> Result<ResultsDir, ResultsError> {
+    fn open_append(dir: &Path, pgn: PgnContext) -> Result<ResultsDir, ResultsError> {
         let gpath = dir.join("games.csv");
         let file = OpenOptions::new()
             .append(true)
@@ -351,9 +373,11 @@ impl ResultsDir {
         let games = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(file);
+        let pgn = PgnFile::open(&dir.join(GAMES_PGN), pgn)?;
         Ok(ResultsDir {
             dir: dir.to_path_buf(),
             games,
+            pgn,
         })
     }
 
@@ -431,8 +455,10 @@ impl ResultsDir {
         Ok(out)
     }
 
-    /// Reopens a run directory for appending, first cutting a truncated last line off games.csv.
-    pub fn reopen(dir: &Path) -> Result<ResultsDir, ResultsError> {
+    /// Reopens a run directory for appending, first cutting a truncated last line off games.csv
+    /// and rebuilding games.pgn to hold exactly the games of `rows` (games.csv's complete rows,
+    /// from [`ResultsDir::read_games`]).
+    pub fn reopen(dir: &Path, rows: &[PlayedGame]) -> Result<ResultsDir, ResultsError> {
         let gpath = dir.join("games.csv");
         let bytes = std::fs::read(&gpath).map_err(io(&gpath))?;
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |e| e + 1);
@@ -443,7 +469,9 @@ impl ResultsDir {
                 .map_err(io(&gpath))?;
             f.set_len(keep as u64).map_err(io(&gpath))?;
         }
-        Self::open_append(dir)
+        let ctx = PgnContext::for_run(&Self::read_manifest(dir)?);
+        rebuild(&dir.join(GAMES_PGN), rows, &ctx)?;
+        Self::open_append(dir, ctx)
     }
 
     /// Appends one game and flushes it to the file.
@@ -453,7 +481,11 @@ impl ResultsDir {
             path: gpath.clone(),
             source: std::io::Error::other(e),
         })?;
-        self.games.flush().map_err(io(&gpath))
+        self.games.flush().map_err(io(&gpath))?;
+        // After games.csv, the source of truth: a crash in between leaves a row whose record
+        // the next --resume writes.
+        self.pgn.append(record)?;
+        Ok(())
     }
 
     /// Writes summary.csv (replacing an earlier one) from a header and rows.
@@ -481,6 +513,11 @@ pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    civil_date(secs)
+}
+
+/// The UTC date of a Unix time as `YYYY-MM-DD`.
+pub fn civil_date(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     // Civil-from-days (Howard Hinnant's algorithm).
     let z = days + 719_468;

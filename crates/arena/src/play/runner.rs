@@ -7,7 +7,7 @@
 //! to `k`, whatever the concurrency; no new game is started, games already running finish and
 //! are recorded (they appear in games.csv but not in the verdict).
 
-use crate::play::game::{play_game, PlaySettings};
+use crate::play::game::{play_game, MoveInfo, PlaySettings};
 use crate::play::openings::OpeningBook;
 use crate::play::player::{Player, PlayerSpec};
 use crate::play::schedule::{splitmix64, GameSpec, Schedule};
@@ -60,6 +60,10 @@ pub struct PlayedGame {
     pub seed: u64,
     /// Moves, UCI, space separated.
     pub moves: String,
+    /// What the mover said about each move (score, depth, nodes, time), for games.pgn; not in
+    /// games.csv, so empty for games read back from it.
+    #[serde(skip)]
+    pub search: Vec<MoveInfo>,
 }
 
 impl PlayedGame {
@@ -182,6 +186,7 @@ pub fn play_scheduled(
             .map(|m| m.to_uci())
             .collect::<Vec<_>>()
             .join(" "),
+        search: out.info,
     }
 }
 

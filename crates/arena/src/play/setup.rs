@@ -241,7 +241,7 @@ pub fn execute(
         }
         Destination::Resume(path) => {
             let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
-            (ResultsDir::reopen(path)?, done)
+            (ResultsDir::reopen(path, &done)?, done)
         }
     };
     let job = prepared.config.command.to_string();

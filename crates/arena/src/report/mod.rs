@@ -1,11 +1,14 @@
 //! Reporting: the one progress contract of every job ([`progress`]: events, and a reporter per
 //! audience), the adapter from the runner's game events to it ([`Reporter`]), the result
-//! tables and every plot ([`plots`]).
+//! tables, the stat block to paste into a commit message ([`statblock`]) and every plot
+//! ([`plots`]).
 
 pub mod plots;
 pub mod progress;
+pub mod statblock;
 
 pub use progress::{Audience, Progress, ProgressReporter};
+pub use statblock::stat_block;
 
 use crate::play::runner::{Event, PlayedGame};
 use crate::stats::{Estimate, Pentanomial, Trinomial};

@@ -3,6 +3,7 @@
 
 use crate::jobs::tune::spsa::SpsaParam;
 use crate::jobs::tune::texel::EpochLosses;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,18 @@ fn err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError + '_ {
     move |e| PlotError {
         path: path.to_path_buf(),
         reason: e.to_string(),
+    }
+}
+
+/// A tick label with no more decimals than the value needs: `1600`, `0.5`, `-12.25` (never
+/// `1600.0`). Axis ticks fall on round values, so six decimals are plenty.
+pub fn tick_label(v: f64) -> String {
+    let text = format!("{v:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
     }
 }
 
@@ -59,6 +72,7 @@ pub fn ladder_svg(
             }
         })
         .y_desc("Elo (first player = 0), 95% interval")
+        .y_label_formatter(&|v| tick_label(*v))
         .draw()
         .map_err(err(path))?;
     chart
@@ -93,6 +107,9 @@ pub struct CurvePlot<'a> {
     pub curve: &'a [(f64, f64)],
     /// Chosen settings as (x, y) markers.
     pub chosen: &'a [(f64, f64)],
+    /// Draw x on a base-2 log axis (node budgets, which the curve is fitted against in log2);
+    /// every x must then be positive.
+    pub log_x: bool,
 }
 
 /// Draws a [`CurvePlot`].
@@ -109,8 +126,26 @@ pub fn curve_svg(path: &Path, plot: &CurvePlot) -> Result<(), PlotError> {
         .flat_map(|p| [p.2, p.3])
         .chain(plot.curve.iter().map(|p| p.1))
         .chain(plot.chosen.iter().map(|p| p.1));
-    let (x0, x1) = bounds(xs);
     let (y0, y1) = bounds(ys);
+    if plot.log_x {
+        let (x0, x1) = log_bounds(xs);
+        draw_curve(path, plot, (x0..x1).log_scale().base(2.0), y0..y1)
+    } else {
+        let (x0, x1) = bounds(xs);
+        draw_curve(path, plot, x0..x1, y0..y1)
+    }
+}
+
+fn draw_curve<X>(
+    path: &Path,
+    plot: &CurvePlot,
+    x: X,
+    y: std::ops::Range<f64>,
+) -> Result<(), PlotError>
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
     let root = SVGBackend::new(path, (800, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(err(path))?;
     let mut chart = ChartBuilder::on(&root)
@@ -118,12 +153,19 @@ pub fn curve_svg(path: &Path, plot: &CurvePlot) -> Result<(), PlotError> {
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, y0..y1)
+        .build_cartesian_2d(x, y)
         .map_err(err(path))?;
+    let x_desc = if plot.log_x {
+        format!("{} (log scale)", plot.x_label)
+    } else {
+        plot.x_label.to_string()
+    };
     chart
         .configure_mesh()
-        .x_desc(plot.x_label)
+        .x_desc(x_desc)
         .y_desc("Elo")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
         .draw()
         .map_err(err(path))?;
     chart
@@ -162,6 +204,24 @@ pub fn curve_svg(path: &Path, plot: &CurvePlot) -> Result<(), PlotError> {
     Ok(())
 }
 
+/// Bounds of positive values for a log axis, padded by a factor (values <= 0 ignored).
+fn log_bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (1.0, 2.0);
+    }
+    let pad = if hi / lo < 1.0 + 1e-9 {
+        2.0
+    } else {
+        (hi / lo).powf(0.06)
+    };
+    (lo / pad, hi * pad)
+}
+
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite()) {
@@ -198,6 +258,8 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> Resu
         .configure_mesh()
         .x_desc("iteration")
         .y_desc("(theta - min) / (max - min)")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&|v| tick_label(*v))
         .draw()
         .map_err(err(path))?;
     for (i, p) in params.iter().enumerate() {
@@ -253,7 +315,7 @@ pub fn texel_svg(
             .configure_mesh()
             .x_desc("epoch")
             .x_labels((last as usize + 1).min(11))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&|v| tick_label(*v))
             .y_desc("mean squared error")
             .y_label_formatter(&|v| format!("{v:.5}"))
             .draw()?;
@@ -284,4 +346,112 @@ pub fn texel_svg(
         Ok(())
     };
     draw().map_err(err(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_have_only_the_decimals_they_need() {
+        assert_eq!(tick_label(1600.0), "1600");
+        assert_eq!(tick_label(-200.0), "-200");
+        assert_eq!(tick_label(0.5), "0.5");
+        assert_eq!(tick_label(2.25), "2.25");
+        assert_eq!(tick_label(-0.0), "0");
+        assert_eq!(tick_label(1e-9), "0");
+        assert_eq!(tick_label(0.1 + 0.2), "0.3");
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("chuhan-plots-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    /// The texts of an SVG's `<text>` elements.
+    fn texts(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| t.split_once('>').map(|(_, rest)| rest))
+            .filter_map(|t| {
+                t.split_once("</text>")
+                    .map(|(text, _)| text.trim().to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ladder_ticks_are_round_numbers() {
+        let path = scratch("ladder.svg");
+        let points = vec![
+            ("a".to_string(), 1500.0, 1450.0, 1550.0),
+            ("b".to_string(), 1650.0, 1600.0, 1700.0),
+        ];
+        ladder_svg(&path, "t", &points).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let numbers: Vec<String> = texts(&svg)
+            .into_iter()
+            .filter(|t| t.parse::<f64>().is_ok())
+            .collect();
+        assert!(numbers.len() >= 3, "{numbers:?}");
+        for n in &numbers {
+            assert!(!n.contains('.'), "{n} in {numbers:?}");
+        }
+    }
+
+    #[test]
+    fn node_budgets_go_on_a_log2_axis_with_power_of_two_ticks() {
+        let path = scratch("calibration.svg");
+        let points: Vec<(f64, f64, f64, f64)> = [250.0, 1000.0, 4000.0, 16000.0]
+            .iter()
+            .map(|&n: &f64| {
+                let e = 100.0 * (n / 250.0).log2();
+                (n, e, e - 30.0, e + 30.0)
+            })
+            .collect();
+        let curve: Vec<(f64, f64)> = (0..=16)
+            .map(|i| {
+                let n = 250.0 * 2f64.powf(f64::from(i) * 6.0 / 16.0);
+                (n, 100.0 * (n / 250.0).log2())
+            })
+            .collect();
+        let plot = CurvePlot {
+            title: "Elo by nodes",
+            x_label: "nodes",
+            points: &points,
+            curve: &curve,
+            chosen: &[],
+            log_x: true,
+        };
+        curve_svg(&path, &plot).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let all = texts(&svg);
+        assert!(all.iter().any(|t| t == "nodes (log scale)"), "{all:?}");
+        let ticks: Vec<f64> = all.iter().filter_map(|t| t.parse::<f64>().ok()).collect();
+        // x ticks: powers of two from 256 to 16384, equally spaced on the page.
+        for p in [256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0] {
+            assert!(ticks.contains(&p), "{p} missing from {ticks:?}");
+        }
+        let xs: Vec<f64> = [256, 1024, 4096]
+            .iter()
+            .map(|p| tick_x(&svg, &p.to_string()))
+            .collect();
+        assert!(
+            ((xs[1] - xs[0]) - (xs[2] - xs[1])).abs() < 2.0,
+            "log spacing: {xs:?}"
+        );
+    }
+
+    /// The x attribute of the `<text>` element whose text is `label`.
+    fn tick_x(svg: &str, label: &str) -> f64 {
+        let end = svg
+            .find(&format!(">\n{label}\n</text>"))
+            .or_else(|| svg.find(&format!(">{label}</text>")))
+            .unwrap_or_else(|| panic!("no tick {label}"));
+        let start = svg[..end].rfind("<text").unwrap();
+        let tag = &svg[start..end];
+        let x = tag.split("x=\"").nth(1).unwrap().split('"').next().unwrap();
+        x.parse().unwrap()
+    }
 }

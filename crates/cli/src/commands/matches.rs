@@ -4,12 +4,13 @@ use super::setup::config_from_args;
 use crate::args::MatchArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
+use chuhan_arena::play::results::ResultsDir;
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
     choose_config, execute, plan_from_config, termination_rows, Finished, PreparedRun,
 };
-use chuhan_arena::report::{describe_elo, summary_rows, table, tally};
+use chuhan_arena::report::{describe_elo, stat_block, summary_rows, table, tally, Tally};
 
 /// The pairings of a match configuration.
 pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
@@ -57,8 +58,23 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);
     write_and_print_summary(&finished, &header, &rows)?;
+    print_stat_blocks(&finished, &labels, &tallies)?;
     print_played(&prepared, &finished);
     Ok(EXIT_OK)
+}
+
+/// The stat block of each pairing (to paste into a commit message), from the run's manifest.
+pub fn print_stat_blocks(
+    finished: &Finished,
+    labels: &[String],
+    tallies: &[Tally],
+) -> anyhow::Result<()> {
+    let manifest = ResultsDir::read_manifest(finished.dir.path())?;
+    for (label, t) in labels.iter().zip(tallies) {
+        out!("{}", stat_block(&manifest, label, t));
+        outln!();
+    }
+    Ok(())
 }
 
 /// The folder being resumed must hold a run of this command.

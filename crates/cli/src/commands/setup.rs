@@ -6,7 +6,7 @@ use crate::args::RunArgs;
 use anyhow::bail;
 use chuhan_arena::play::game::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::play::limits::LimitSpec;
-use chuhan_arena::play::openings::{read_opening_file, OpeningSource};
+use chuhan_arena::play::openings::{is_pgn_book, read_opening_file, OpeningSource};
 use chuhan_arena::play::player::resolve_player;
 use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::schedule::Shard;
@@ -35,10 +35,23 @@ impl RunArgs {
     pub fn opening_source(&self) -> anyhow::Result<(OpeningSource, Option<usize>)> {
         match &self.openings {
             Some(path) => {
-                let (list, content_hash) = read_opening_file(path)?;
+                // PGN books take each record's moves up to --opening-plies; FEN/EPD lines are
+                // positions already.
+                if self.opening_plies.is_some() && !is_pgn_book(path) {
+                    bail!(
+                        "--opening-plies applies to generated openings and PGN books (*.pgn), not to the FEN/EPD file {}",
+                        path.display()
+                    );
+                }
+                let plies = self.opening_plies;
+                if plies == Some(0) {
+                    bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
+                }
+                let (list, content_hash) = read_opening_file(path, plies)?;
                 let source = OpeningSource::File {
                     path: path.clone(),
                     content_hash,
+                    plies,
                 };
                 Ok((source, Some(list.len())))
             }
@@ -135,5 +148,9 @@ pub fn config_from_args(
         },
         sprt,
         pairings: Vec::new(),
+        pgn_format: match run.pgn_format.as_deref() {
+            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+            None => chuhan_engine::Notation::Iccs,
+        },
     })
 }

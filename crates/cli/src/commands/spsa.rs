@@ -111,6 +111,8 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         limit,
         openings,
         params,
+        pgn: (args.pgn || args.run.pgn_format.is_some())
+            .then(|| args.run.pgn_format.clone().unwrap_or_else(|| "iccs".into())),
     })
 }
 

@@ -165,6 +165,17 @@ fn escape(value: &str) -> String {
 /// `Result`, `FEN` (only when the start is not the standard one) and `Format`. Errors when the
 /// start FEN is invalid, a move is illegal, or the result is not a result token.
 pub fn write_pgn(record: &GameRecord, notation: Notation) -> Result<String, NotationError> {
+    write_pgn_annotated(record, notation, &[])
+}
+
+/// Writes one game as [`write_pgn`] does, with `comments[i]` as a `{comment}` after move `i`
+/// (an empty or missing entry writes none; `{` and `}` in a comment are written `(` and `)` so
+/// the comment stays one comment).
+pub fn write_pgn_annotated(
+    record: &GameRecord,
+    notation: Notation,
+    comments: &[String],
+) -> Result<String, NotationError> {
     if !RESULTS.contains(&record.result.as_str()) {
         return Err(NotationError::BadResult(record.result.clone()));
     }
@@ -208,6 +219,9 @@ pub fn write_pgn(record: &GameRecord, notation: Notation) -> Result<String, Nota
         }
         tokens.push(render(&mut pos, mv, notation)?);
         pos.make(mv);
+        if let Some(c) = comments.get(i).filter(|c| !c.is_empty()) {
+            tokens.push(format!("{{{}}}", c.replace('{', "(").replace('}', ")")));
+        }
     }
     tokens.push(record.result.clone());
     let mut width = 0;
@@ -461,7 +475,14 @@ impl Reader {
         let pos = game.position()?;
         let mv = match parse(pos, text, notation) {
             Ok(mv) => mv,
-            Err(error) => parse_any(pos, text).map_err(|_| {
+            Err(error) => parse_any(pos, text).map_err(|other| {
+                // Text that is not move text in the declared notation but reads as a move in
+                // another: what is wrong is the move (illegal, ambiguous), not its syntax.
+                let error = match (&error, &other) {
+                    (NotationError::Syntax { .. }, NotationError::NoSuchMove { .. })
+                    | (NotationError::Syntax { .. }, NotationError::Ambiguous { .. }) => other,
+                    _ => error,
+                };
                 let black = pos.side_to_move() == Color::Black;
                 PgnError {
                     line: number,

@@ -121,6 +121,7 @@ impl CalibrateSettings {
             rules: RuleSet::Asian,
             move_limit: 120,
             bootstrap: self.bootstrap,
+            pgn_format: chuhan_engine::Notation::Iccs,
             players,
         }
     }
@@ -336,6 +337,7 @@ pub fn run(
             points: &points,
             curve: &cal.samples(8),
             chosen: &chosen,
+            log_x: knob == Knob::Nodes,
         },
     )?;
     on_event(CalibrationEvent::Placed {

@@ -31,7 +31,8 @@ mod repetition;
 
 pub use game::{Game, IllegalMove};
 pub use repetition::{
-    asian_cycle, check_only_cycle, cycle_outcome, judge_for, CycleVerdict, RepetitionJudge,
+    asian_cycle, check_only_cycle, cycle_outcome, judge_for, repetition_ruling, CycleVerdict,
+    RepetitionJudge, RepetitionRuling,
 };
 
 use super::types::Color;

@@ -5,7 +5,7 @@
 use super::chase::{points, ChaseBoard};
 use super::{RepetitionOutcome, RuleSet, Termination};
 use crate::xiangqi::position::{Position, StateInfo};
-use crate::xiangqi::types::Color;
+use crate::xiangqi::types::{Color, Piece, Square};
 
 /// Judges the most recent repetition cycle on the position's stack: the current position
 /// recurring (same side to move) within the plies since the last capture or null move. The
@@ -69,16 +69,24 @@ pub(super) fn judge_span(pos: &Position, span: usize, rules: RuleSet) -> Repetit
 /// Which sides (indexed by colour) chased one and the same enemy piece with every one of
 /// their moves in the cycle. `first` made the first move of `cycle`, which ends in `pos`.
 fn chasers(pos: &Position, cycle: &[StateInfo], first: Color) -> [bool; 2] {
+    let (still_chased, _) = chased_identities(pos, cycle, first);
+    [still_chased[0] != 0, still_chased[1] != 0]
+}
+
+/// Per side, the identities (start-of-cycle points) of the enemy pieces it chased with every
+/// one of its moves in the cycle, and each point's identity at the end of the cycle (meaningful
+/// for occupied points).
+fn chased_identities(pos: &Position, cycle: &[StateInfo], first: Color) -> ([u128; 2], [u8; 90]) {
     let mut board = ChaseBoard::new(pos);
+    let mut identity: [u8; 90] = std::array::from_fn(|s| s as u8);
     for st in cycle.iter().rev() {
         if st.mv.is_none() || !st.captured.is_empty() {
             // Cannot happen within a repetition (captures and null moves end the scan).
-            return [false, false];
+            return ([0, 0], identity);
         }
         board.unplay(st.mv.from().index(), st.mv.to().index(), st.captured);
     }
     // Identity of a piece: the point it stood on at the start of the cycle.
-    let mut identity: [u8; 90] = std::array::from_fn(|s| s as u8);
     // Per side: identities of the enemy pieces newly threatened after each of its moves.
     let mut still_chased = [u128::MAX; 2];
     let mut mover = first;
@@ -95,7 +103,45 @@ fn chasers(pos: &Position, cycle: &[StateInfo], first: Color) -> [bool; 2] {
         }
         mover = mover.flip();
     }
-    [still_chased[0] != 0, still_chased[1] != 0]
+    (still_chased, identity)
+}
+
+/// A repetition ruling explained, for game records: the outcome, how many plies the judged
+/// cycle spans, and for a perpetual chase the enemy pieces the loser chased with every move
+/// (where they stand when the game ends).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepetitionRuling {
+    /// Who, if anyone, loses.
+    pub outcome: RepetitionOutcome,
+    /// Plies from the first of the three occurrences to now.
+    pub plies: usize,
+    /// For a perpetual chase: each chased piece and its point.
+    pub chased: Vec<(Piece, Square)>,
+}
+
+/// Explains the repetition the game judge rules on at the third occurrence of the current
+/// position (the same cycle and verdict as [`super::Game::verdict`]); `None` when the current
+/// position has not occurred three times since the last capture.
+pub fn repetition_ruling(pos: &Position, rules: RuleSet) -> Option<RepetitionRuling> {
+    let span = repetition_span(pos, 3)?;
+    let outcome = judge_span(pos, span, rules);
+    let mut chased = Vec::new();
+    if let RepetitionOutcome::Loses(loser, Termination::PerpetualChase) = outcome {
+        let history = pos.history();
+        let cycle = &history[history.len() - span..];
+        let (sets, identity) = chased_identities(pos, cycle, pos.side_to_move());
+        let ids = sets[loser.index()];
+        for (s, piece) in pos.board().iter().enumerate() {
+            if !piece.is_empty() && piece.color() != loser && ids >> identity[s] & 1 == 1 {
+                chased.push((*piece, Square(s as u8)));
+            }
+        }
+    }
+    Some(RepetitionRuling {
+        outcome,
+        plies: span,
+        chased,
+    })
 }
 
 /// Judges a repetition inside the search tree: who, if anyone, the most recent cycle condemns,

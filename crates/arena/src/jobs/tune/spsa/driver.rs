@@ -6,6 +6,7 @@ use super::gains::{Perturbation, Spsa};
 use super::parameters::option_name;
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, OpeningBook, OpeningSource};
+use crate::play::pgn::PgnFile;
 use crate::play::player::uci::ExternalEngine;
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
@@ -219,6 +220,8 @@ pub struct EngineGames {
     pub openings: Openings,
     /// Rules, limits, adjudication.
     pub settings: PlaySettings,
+    /// games.pgn, when the run writes one: each game's record appended as it ends.
+    pub pgn: Option<Mutex<PgnFile>>,
 }
 
 /// Openings of a tuning run: generated on demand, or a file's positions (shuffled by the seed)
@@ -276,7 +279,14 @@ impl PlayGame for EngineGames {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::Engine(Arc::new(self.config("theta+", &job.plus)));
         let minus = PlayerSpec::Engine(Arc::new(self.config("theta-", &job.minus)));
-        play_pair_game(job, &opening, &plus, &minus, &self.settings)
+        play_pair_game(
+            job,
+            &opening,
+            &plus,
+            &minus,
+            &self.settings,
+            self.pgn.as_ref(),
+        )
     }
 }
 
@@ -292,6 +302,8 @@ pub struct OptionGames {
     pub openings: Openings,
     /// Rules, limits, adjudication.
     pub settings: PlaySettings,
+    /// games.pgn, when the run writes one: each game's record appended as it ends.
+    pub pgn: Option<Mutex<PgnFile>>,
 }
 
 impl OptionGames {
@@ -311,6 +323,7 @@ impl OptionGames {
             names,
             openings,
             settings,
+            pgn: None,
         }
     }
 
@@ -338,7 +351,14 @@ impl PlayGame for OptionGames {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::External(Arc::new(self.engine("theta+", &job.plus)));
         let minus = PlayerSpec::External(Arc::new(self.engine("theta-", &job.minus)));
-        play_pair_game(job, &opening, &plus, &minus, &self.settings)
+        play_pair_game(
+            job,
+            &opening,
+            &plus,
+            &minus,
+            &self.settings,
+            self.pgn.as_ref(),
+        )
     }
 }
 
@@ -350,6 +370,7 @@ fn play_pair_game(
     plus: &PlayerSpec,
     minus: &PlayerSpec,
     settings: &PlaySettings,
+    pgn: Option<&Mutex<PgnFile>>,
 ) -> anyhow::Result<f64> {
     let mut plus = plus.create("theta+");
     let mut minus = minus.create("theta-");
@@ -366,6 +387,11 @@ fn play_pair_game(
     } else {
         play_scheduled(&spec, opening, &mut *minus, &mut *plus, settings)
     };
+    if let Some(pgn) = pgn {
+        pgn.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .append(&record)?;
+    }
     let red = match record.result {
         GameResult::RedWins => 1.0,
         GameResult::Draw => 0.5,

@@ -131,32 +131,6 @@ pub fn run(
             ..Adjudication::default()
         },
     };
-    let games: Box<dyn PlayGame> = match &resolved {
-        SpsaBase::Engine(full_base) => {
-            let mut base = full_base.clone();
-            if let Some(level) = base.level.as_mut() {
-                level.time = None;
-            }
-            let indices: Vec<usize> = spsa
-                .params
-                .iter()
-                .map(|p| {
-                    params::index_of(&p.name)
-                        .ok_or_else(|| anyhow!("unknown parameter '{}'", p.name))
-                })
-                .collect::<anyhow::Result<_>>()?;
-            Box::new(EngineGames {
-                base,
-                indices,
-                openings,
-                settings,
-            })
-        }
-        SpsaBase::External(engine, _) => {
-            let names: Vec<String> = spsa.params.iter().map(|p| p.name.clone()).collect();
-            Box::new(OptionGames::new(engine.clone(), &names, openings, settings))
-        }
-    };
 
     // Open the results: a new folder, or the resumed spsa.csv cut back to its complete lines.
     let csv_path = dir.join("spsa.csv");
@@ -186,6 +160,56 @@ pub fn run(
         .with_context(|| format!("cannot open {}", csv_path.display()))?;
 
     let already = history.len() as u64 - 1;
+    let mut pgn = None;
+    if let Some(format) = &config.pgn {
+        // Games of the iterations kept stay; those of an unfinished iteration are replayed.
+        let notation: chuhan_engine::Notation = format.parse()?;
+        let path = dir.join(crate::play::results::GAMES_PGN);
+        crate::play::pgn::keep_games_below(&path, already * 2 * spsa.pairs_per_iteration)?;
+        let mpath = dir.join("manifest.toml");
+        let text = std::fs::read_to_string(&mpath)
+            .with_context(|| format!("cannot read {}", mpath.display()))?;
+        let manifest: SpsaManifest =
+            toml::from_str(&text).with_context(|| format!("cannot read {}", mpath.display()))?;
+        let ctx = crate::play::pgn::PgnContext::of_manifest(
+            &manifest,
+            "chuhan tune spsa",
+            settings.game,
+            notation,
+        );
+        pgn = Some(std::sync::Mutex::new(crate::play::pgn::PgnFile::open(
+            &path, ctx,
+        )?));
+    }
+    let games: Box<dyn PlayGame> = match &resolved {
+        SpsaBase::Engine(full_base) => {
+            let mut base = full_base.clone();
+            if let Some(level) = base.level.as_mut() {
+                level.time = None;
+            }
+            let indices: Vec<usize> = spsa
+                .params
+                .iter()
+                .map(|p| {
+                    params::index_of(&p.name)
+                        .ok_or_else(|| anyhow!("unknown parameter '{}'", p.name))
+                })
+                .collect::<anyhow::Result<_>>()?;
+            Box::new(EngineGames {
+                base,
+                indices,
+                openings,
+                settings,
+                pgn,
+            })
+        }
+        SpsaBase::External(engine, _) => {
+            let names: Vec<String> = spsa.params.iter().map(|p| p.name.clone()).collect();
+            let mut games = OptionGames::new(engine.clone(), &names, openings, settings);
+            games.pgn = pgn;
+            Box::new(games)
+        }
+    };
     let mut progress = ProgressReporter::new(audience);
     progress.on(&Progress::Started {
         job: "spsa".into(),

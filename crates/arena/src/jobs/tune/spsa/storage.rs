@@ -53,6 +53,10 @@ pub struct SpsaConfig {
     pub openings: OpeningSource,
     /// The tuned parameters.
     pub params: Vec<SpsaParam>,
+    /// Notation of games.pgn (`iccs`, `wxf`, `chinese`) when the run writes one
+    /// (`--pgn`); absent: no games.pgn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn: Option<String>,
 }
 
 /// `manifest.toml` of a tuning run.

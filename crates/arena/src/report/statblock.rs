@@ -1,0 +1,220 @@
+//! The text stat block of a run: a few fixed-width lines to paste into a commit message
+//! (Elo and nElo with their 95% intervals and LOS, the SPRT's bounds and LLR, the games and
+//! pentanomial, the limit, the bench signature and source of the build). Printed at the end of
+//! `chuhan match` and `chuhan sprt`; `report.html` shows the same text.
+//!
+//! ```text
+//! chuhan sprt: greedy vs random, nodes=10000, seed 2
+//! Elo   +215.34 ± 40.12 (95%)   nElo +312.05 ± 60.51 (95%)   LOS 100.00%
+//! SPRT  nElo [0, 5], alpha 0.05, beta 0.05: LLR 2.96 (-2.94, 2.94) H1
+//! Games 120: W 80  D 30  L 10  score 0.792  draws 25.0%
+//! Ptnml [0, 2, 10, 20, 28] (LL LD DD+WL WD WW)
+//! Bench 456130 (chuhan 0.1.0, commit 5615401095, clean)
+//! ```
+
+use crate::play::results::{model_name, Manifest, RunConfig};
+use crate::report::Tally;
+use crate::stats::{Sprt, Verdict};
+
+/// `+1.23`, or `inf` for an interval that reaches a score of 0 or 1.
+fn signed(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.2}")
+    } else {
+        "inf".into()
+    }
+}
+
+fn width(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.2}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// `H0`, `H1` or `continue`.
+fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::AcceptH0 => "H0",
+        Verdict::AcceptH1 => "H1",
+        Verdict::Continue => "continue",
+    }
+}
+
+/// The stat block of one pairing (`label`, e.g. `greedy vs random`) of the run `manifest`
+/// describes, from its counted games and pairs (for an SPRT: the pairs up to the stopping
+/// pair). The SPRT line appears when the run has SPRT settings. Lines end with `\n`.
+pub fn stat_block(manifest: &Manifest<RunConfig>, label: &str, tally: &Tally) -> String {
+    let config = &manifest.config;
+    let mut out = format!(
+        "chuhan {}: {label}, {}, seed {}\n",
+        config.command, config.limit, config.seed
+    );
+    match tally.estimate() {
+        Some(e) => out.push_str(&format!(
+            "Elo   {} ± {} (95%)   nElo {} ± {} (95%)   LOS {:.2}%\n",
+            signed(e.elo),
+            width(e.elo_ci95),
+            signed(e.nelo),
+            width(e.nelo_ci95),
+            e.los * 100.0
+        )),
+        None => out.push_str("Elo   - (no games)\n"),
+    }
+    if let Some(s) = &config.sprt {
+        let unit = match model_name(s.model) {
+            "logistic" => "Elo",
+            _ => "nElo",
+        };
+        let head = format!(
+            "SPRT  {unit} [{}, {}], alpha {}, beta {}",
+            s.elo0, s.elo1, s.alpha, s.beta
+        );
+        match Sprt::new(s.elo0, s.elo1, s.alpha, s.beta, s.model) {
+            Ok(sprt) => {
+                let (lo, hi) = (sprt.lower_bound(), sprt.upper_bound());
+                match sprt.llr_pentanomial(&tally.pentanomial()) {
+                    Some(llr) if tally.pairs() > 0 => out.push_str(&format!(
+                        "{head}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}\n",
+                        verdict_text(sprt.verdict(llr))
+                    )),
+                    _ => out.push_str(&format!("{head}: LLR - ({lo:.2}, {hi:.2}) continue\n")),
+                }
+            }
+            Err(e) => out.push_str(&format!("{head}: {e}\n")),
+        }
+    }
+    let games = tally.games();
+    let points = tally.wdl[2] as f64 + 0.5 * tally.wdl[1] as f64;
+    let draws = tally.wdl[1] as f64 / games.max(1) as f64;
+    out.push_str(&format!(
+        "Games {games}: W {}  D {}  L {}  score {:.3}  draws {:.1}%\n",
+        tally.wdl[2],
+        tally.wdl[1],
+        tally.wdl[0],
+        points / games.max(1) as f64,
+        draws * 100.0
+    ));
+    out.push_str(&format!(
+        "Ptnml {} (LL LD DD+WL WD WW)\n",
+        tally.penta_text()
+    ));
+    let commit: String = manifest.git_commit.chars().take(10).collect();
+    let dirty = match manifest.git_dirty.as_str() {
+        "false" => "clean",
+        "true" => "dirty",
+        _ => "dirty state unknown",
+    };
+    out.push_str(&format!(
+        "Bench {} (chuhan {}, commit {commit}, {dirty})\n",
+        manifest.bench_signature, manifest.chuhan_version
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::game::Adjudication;
+    use crate::play::limits::LimitSpec;
+    use crate::play::openings::OpeningSource;
+    use crate::play::results::{RunKind, SprtSettings};
+    use crate::stats::SprtModel;
+
+    fn manifest(sprt: Option<SprtSettings>) -> Manifest<RunConfig> {
+        Manifest {
+            chuhan_version: "0.1.0".into(),
+            git_commit: "0123456789abcdef".into(),
+            git_dirty: "false".into(),
+            bench_signature: "456130".into(),
+            created_unix: 0,
+            config: RunConfig {
+                command: if sprt.is_some() {
+                    RunKind::Sprt
+                } else {
+                    RunKind::Match
+                },
+                seed: 2,
+                pairs: 100,
+                rules: Default::default(),
+                move_limit: 120,
+                shard: None,
+                players: Vec::new(),
+                limit: LimitSpec::Nodes(10_000),
+                openings: OpeningSource::Generated { plies: 6 },
+                adjudication: Adjudication::default(),
+                sprt,
+                pairings: Vec::new(),
+                pgn_format: chuhan_engine::Notation::Iccs,
+            },
+        }
+    }
+
+    fn tally(penta: [u64; 5]) -> Tally {
+        let mut t = Tally::default();
+        // Pair scores 0, 1/2, 1, 3/2, 2 as (first, second) game scores.
+        let games = [(0.0, 0.0), (0.5, 0.0), (1.0, 0.0), (1.0, 0.5), (1.0, 1.0)];
+        for (k, &n) in penta.iter().enumerate() {
+            for _ in 0..n {
+                let (a, b) = games[k];
+                t.add_game(a);
+                t.add_game(b);
+                t.add_pair(a, b);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn a_match_block_has_elo_games_pentanomial_and_bench() {
+        let t = tally([2, 3, 10, 3, 2]);
+        let text = stat_block(&manifest(None), "a vs b", &t);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert_eq!(lines[0], "chuhan match: a vs b, nodes=10000, seed 2");
+        let e = t.estimate().unwrap();
+        assert!(
+            lines[1].starts_with(&format!("Elo   {:+.2} ± {:.2} (95%)", e.elo, e.elo_ci95)),
+            "{text}"
+        );
+        assert!(lines[1].contains(&format!("nElo {:+.2} ± {:.2}", e.nelo, e.nelo_ci95)));
+        assert_eq!(
+            lines[2],
+            "Games 40: W 17  D 6  L 17  score 0.500  draws 15.0%"
+        );
+        assert_eq!(lines[3], "Ptnml [2, 3, 10, 3, 2] (LL LD DD+WL WD WW)");
+        assert_eq!(
+            lines[4],
+            "Bench 456130 (chuhan 0.1.0, commit 0123456789, clean)"
+        );
+    }
+
+    #[test]
+    fn an_sprt_block_has_the_bounds_llr_and_verdict() {
+        let settings = SprtSettings {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: SprtModel::Normalized,
+        };
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Normalized).unwrap();
+        for penta in [[0, 2, 10, 20, 28], [5, 10, 20, 10, 5], [28, 20, 10, 2, 0]] {
+            let t = tally(penta);
+            let text = stat_block(&manifest(Some(settings.clone())), "test vs base", &t);
+            let llr = sprt.llr_pentanomial(&t.pentanomial()).unwrap();
+            let line = text.lines().nth(2).unwrap();
+            assert_eq!(
+                line,
+                format!(
+                    "SPRT  nElo [0, 5], alpha 0.05, beta 0.05: LLR {llr:.2} (-2.94, 2.94) {}",
+                    verdict_text(sprt.verdict(llr))
+                )
+            );
+        }
+        let none = stat_block(&manifest(Some(settings)), "x", &Tally::default());
+        assert!(none.contains("Elo   - (no games)"), "{none}");
+        assert!(none.contains("LLR - (-2.94, 2.94) continue"), "{none}");
+    }
+}
