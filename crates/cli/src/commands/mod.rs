@@ -6,6 +6,7 @@ pub mod datagen;
 pub mod judge;
 pub mod ladder;
 pub mod matches;
+pub mod merge;
 pub mod notation;
 pub mod params;
 pub mod perft;
