@@ -18,7 +18,7 @@ use chuhan_arena::report::{summary_rows, tally};
 
 /// Runs the command.
 pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
-    let set = ShardSet::read(&args.shards)?;
+    let mut set = ShardSet::read(&args.shards)?;
     for w in &set.warnings {
         eprintln!("chuhan: warning: {w}");
     }

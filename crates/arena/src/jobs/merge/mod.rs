@@ -182,7 +182,7 @@ pub struct ShardSet {
     pub count: u64,
     /// The folders given, by shard index (`None`: not given).
     pub shards: Vec<Option<ShardRun>>,
-    /// Every recorded game of every shard, by game index.
+    /// Every recorded game of every shard, by game index ([`ShardSet::merged`] takes them).
     pub records: BTreeMap<u64, PlayedGame>,
     /// The whole run's schedule.
     pub schedule: Schedule,
@@ -331,25 +331,23 @@ impl ShardSet {
                 });
             }
             let games = read_shard_games(&dir, shard, &schedule, &names, &mut records)?;
-            let scheduled = schedule
-                .games
-                .iter()
-                .filter(|g| g.pair % count == shard.index)
-                .count() as u64;
-            let first_missing = schedule
-                .games
-                .iter()
-                .filter(|g| g.pair % count == shard.index)
-                .find(|g| !records.contains_key(&g.index))
-                .map(|g| g.index);
             shards[shard.index as usize] = Some(ShardRun {
                 dir,
                 shard,
                 manifest,
                 games,
-                scheduled,
-                first_missing,
+                scheduled: 0,
+                first_missing: None,
             });
+        }
+        // One pass over the schedule for every shard's size and first missing game.
+        for g in &schedule.games {
+            if let Some(run) = shards[(g.pair % count) as usize].as_mut() {
+                run.scheduled += 1;
+                if run.first_missing.is_none() && !records.contains_key(&g.index) {
+                    run.first_missing = Some(g.index);
+                }
+            }
         }
         Ok(ShardSet {
             config,
@@ -428,18 +426,17 @@ impl ShardSet {
         }
     }
 
-    /// The games of the merged folder: every game when every shard is complete; for an SPRT
-    /// that has decided, the games of the pairs up to the stopping pair (the ones its verdict
-    /// counts). Errors name the missing or unfinished shard.
-    pub fn merged(&self) -> Result<Merged, MergeError> {
+    /// The games of the merged folder, taken out of the set: every game when every shard is
+    /// complete; for an SPRT that has decided, the games of the pairs up to the stopping pair
+    /// (the ones its verdict counts). Errors name the missing or unfinished shard.
+    pub fn merged(&mut self) -> Result<Merged, MergeError> {
         let status = self.status();
         if let Some(stopped_at) = status.sprt.and_then(|s| s.stopped_at) {
+            let mut records = std::mem::take(&mut self.records);
+            // Games after the stopping pair are not counted by the verdict: left out.
+            let _after = records.split_off(&(2 * stopped_at + 2));
             return Ok(Merged {
-                records: self
-                    .records
-                    .range(..2 * stopped_at + 2)
-                    .map(|(k, v)| (*k, v.clone()))
-                    .collect(),
+                records,
                 stopped_at: Some(stopped_at),
             });
         }
@@ -489,7 +486,7 @@ impl ShardSet {
             });
         }
         Ok(Merged {
-            records: self.records.clone(),
+            records: std::mem::take(&mut self.records),
             stopped_at: None,
         })
     }
