@@ -491,6 +491,10 @@ pub struct DatagenArgs {
     /// Continue the interrupted output file FILE (cut after its last complete game).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Play only games `i` modulo `n` (`--shard i/n`, same seeds as the whole run); the
+    /// shards' files together hold the whole run's games. Resume a shard with the same flag.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

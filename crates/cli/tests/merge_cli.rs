@@ -428,3 +428,60 @@ fn merged_sprt_stops_at_the_single_machine_pair_with_the_same_verdict() {
         &[&format!("pair {early} (shard {missing_shard}/3"), s(dir)],
     );
 }
+
+/// A datagen file's game blocks (positions and their `#game` marker) by game index.
+fn datagen_blocks(path: &Path) -> BTreeMap<u64, String> {
+    let mut out = BTreeMap::new();
+    let mut block = String::new();
+    for line in read(
+        path.parent().unwrap(),
+        path.file_name().unwrap().to_str().unwrap(),
+    )
+    .lines()
+    {
+        block.push_str(line);
+        block.push('\n');
+        if let Some(rest) = line.strip_prefix("#game ") {
+            let index = rest.split(' ').next().unwrap().parse().unwrap();
+            out.insert(index, std::mem::take(&mut block));
+        }
+    }
+    out
+}
+
+#[test]
+fn datagen_shards_hold_the_single_runs_games_and_resume() {
+    let root = scratch("datagen");
+    std::fs::create_dir_all(&root).unwrap();
+    let base = [
+        "datagen", "--games", "7", "--nodes", "150", "--seed", "4", "--quiet",
+    ];
+    let single = root.join("all.txt");
+    let mut args = base.to_vec();
+    args.extend(["--out", s(&single)]);
+    ok(&args);
+    let mut merged = BTreeMap::new();
+    for i in 0..3 {
+        let file = root.join(format!("shard-{i}.txt"));
+        let spec = format!("{i}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &spec, "--out", s(&file)]);
+        ok(&args);
+        let blocks = datagen_blocks(&file);
+        assert!(blocks.keys().all(|g| g % 3 == i), "{blocks:?}");
+        if i == 1 {
+            // Cut after the first game and halfway into the next line: resume plays the rest.
+            let text = read(&root, "shard-1.txt");
+            let first_end = text.find("#game").unwrap();
+            let cut = first_end + text[first_end..].find('\n').unwrap() + 1;
+            std::fs::write(&file, &text[..cut + 5]).unwrap();
+            let mut args = base.to_vec();
+            args.extend(["--shard", &spec, "--resume", s(&file)]);
+            ok(&args);
+            assert_eq!(datagen_blocks(&file), blocks);
+        }
+        merged.extend(blocks);
+    }
+    assert_eq!(merged, datagen_blocks(&single));
+    assert_eq!(merged.len(), 7);
+}
