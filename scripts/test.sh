@@ -21,3 +21,6 @@ cargo test --workspace --locked
 # is scripts/fairy_crosscheck.py with more games).
 cargo build --release --locked --quiet
 python3 scripts/fairy_crosscheck.py --games 2 --plies 30 --depth 2 --seed 7
+
+# Shards on a real one-node Slurm cluster, merged and compared with single-machine runs.
+scripts/slurm/ci-cluster.sh
