@@ -121,7 +121,7 @@ name = "d1"
 spec = "default:depth=1"
 TOML
 ladder_args=(--config "$ladder_file" --quiet)
-sprt_args=(--test greedy --base random --elo0 0 --elo1 50 --model logistic --max-pairs 120
+sprt_args=(--test greedy --base random --elo0 0 --elo1 50 --model logistic --max-pairs 4000
   --seed 3 --quiet)
 
 # A task finds its folder interrupted (as after a requeue): shard 1 of the match has lost its
@@ -159,6 +159,12 @@ for kind in match ladder sprt; do
   [ -f "$runs/$kind/merged/summary.csv" ] || { say "no merged $kind folder"; exit 1; }
 done
 grep -q "resuming shard 1/4" "$work"/logs/match-*_1.out || { say "shard 1 was not resumed"; exit 1; }
+[ -f "$runs/sprt/decided" ] || { say "no sprt task saw the decision"; exit 1; }
+stopped=$(cat "$work"/logs/sprt-*.out | grep -c -e "stopping shard" -e "is not needed" || true)
+# Tasks that finished their share before every shard had reached the decision end on their
+# own (on 2 CPUs the first two finish before the last two start); the others must be stopped.
+[ "$stopped" -ge 1 ] || { say "no sprt task was stopped by the decision"; exit 1; }
+say "sprt: $stopped of 4 tasks stopped by the decision; $(grep 'games after the stop' "$runs/sprt/decided")"
 
 python3 - "$work" <<'PY'
 import csv, sys, tomllib
