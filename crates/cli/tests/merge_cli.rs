@@ -485,3 +485,48 @@ fn datagen_shards_hold_the_single_runs_games_and_resume() {
     assert_eq!(merged, datagen_blocks(&single));
     assert_eq!(merged.len(), 7);
 }
+
+#[test]
+fn external_engines_stderr_logs_are_merged_with_their_games() {
+    let engine =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/engines/chuhan-uci.toml");
+    let base = [
+        "match",
+        "--player",
+        s(&engine),
+        "--player",
+        "random",
+        "--pairs",
+        "2",
+        "--nodes",
+        "50",
+        "--concurrency",
+        "1",
+        "--quiet",
+    ];
+    let (single, shards) = single_and_shards("engine-logs", &base, 2);
+    let out = single.parent().unwrap().join("merged");
+    merge_ok(&out, &[&shards[0], &shards[1]]);
+    assert_eq!(games(&out), games(&single));
+    let logs = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("engines"))
+            .unwrap()
+            .flat_map(|p| std::fs::read_dir(p.unwrap().path()).unwrap())
+            .map(|f| {
+                let f = f.unwrap().path();
+                let player = f
+                    .parent()
+                    .unwrap()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string();
+                format!("{player}/{}", f.file_name().unwrap().to_string_lossy())
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(logs(&out).len(), 4, "{:?}", logs(&out));
+    assert_eq!(logs(&out), logs(&single));
+}
