@@ -149,6 +149,23 @@ fn merged_match_equals_the_single_machine_run() {
     ]);
     assert_eq!(code, 0, "{status}");
     assert!(status.contains("done: yes"), "{status}");
+
+    // A shard built from another commit (same version and bench signature): a warning only.
+    let manifest = read(&shards[1], "manifest.toml");
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("git_commit"))
+        .unwrap();
+    let other = manifest.replace(line, "git_commit = \"0123456789abcdef\"");
+    std::fs::write(shards[1].join("manifest.toml"), other).unwrap();
+    let out2 = single.parent().unwrap().join("merged-2");
+    let (code, _, err) = merge(&out2, &[&shards[0], &shards[1], &shards[2]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning") && err.contains("0123456789abcdef"),
+        "{err}"
+    );
+    assert_eq!(games(&out2), games(&single));
 }
 
 #[test]
