@@ -18,6 +18,7 @@ use chuhan_arena::report::{summary_rows, tally};
 
 /// Runs the command.
 pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
+    let started = std::time::Instant::now();
     let mut set = ShardSet::read(&args.shards)?;
     for w in &set.warnings {
         eprintln!("chuhan: warning: {w}");
@@ -32,7 +33,6 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         .as_deref()
         .expect("clap requires --out without --check");
     let merged = set.merged()?;
-    let started = std::time::Instant::now();
     let dir = write_folder(&set, &merged, out)?;
     let games = merged.records.len();
     let finished = Finished {
