@@ -10,9 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 say() { echo "ci-cluster: $*" >&2; }
-started=$(date +%s)
 
 cargo build --release --locked --quiet
+started=$(date +%s)
 export CHUHAN=$root/target/release/chuhan
 
 packages=(munge slurmctld slurmd slurm-client)
