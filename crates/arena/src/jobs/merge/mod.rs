@@ -22,7 +22,7 @@ use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::{round_robin, Pairing, Schedule, Shard};
 use crate::play::setup::config_differences;
 use crate::report::first_score;
-use crate::stats::{SprtError, Verdict};
+use crate::stats::{Sprt, SprtError, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -178,6 +178,8 @@ impl ShardRun {
 pub struct ShardSet {
     /// The run's configuration without the shard (what a single-machine run records).
     pub config: RunConfig,
+    /// The SPRT of an sprt run.
+    pub sprt: Option<Sprt>,
     /// Number of shards of the run.
     pub count: u64,
     /// The folders given, by shard index (`None`: not given).
@@ -312,12 +314,13 @@ impl ShardSet {
         } else {
             None
         };
-        if let Some(s) = sprt_settings(&config) {
-            sprt_of(s).map_err(|source| MergeError::Sprt {
+        let sprt = sprt_settings(&config)
+            .map(sprt_of)
+            .transpose()
+            .map_err(|source| MergeError::Sprt {
                 dir: first_dir.clone(),
                 source,
             })?;
-        }
         let schedule = Schedule::new(pairings_of(&config), config.seed, None);
         let names: Vec<&str> = config.players.iter().map(|p| p.name.as_str()).collect();
         let mut shards: Vec<Option<ShardRun>> = vec![None; count as usize];
@@ -351,6 +354,7 @@ impl ShardSet {
         }
         Ok(ShardSet {
             config,
+            sprt,
             count,
             shards,
             records,
@@ -375,8 +379,7 @@ impl ShardSet {
         let complete = given.iter().filter(|s| s.complete()).count() as u64;
         let all_complete = complete == self.count;
         let total_pairs = self.schedule.total_pairs;
-        let sprt = sprt_settings(&self.config)
-            .map(|s| sprt_of(s).expect("checked when the shards were read"));
+        let sprt = self.sprt;
         let mut rule = sprt.map(SprtStop::new);
         let mut covered = 0;
         let mut stopped_at = None;
@@ -434,7 +437,7 @@ impl ShardSet {
         if let Some(stopped_at) = status.sprt.and_then(|s| s.stopped_at) {
             let mut records = std::mem::take(&mut self.records);
             // Games after the stopping pair are not counted by the verdict: left out.
-            let _after = records.split_off(&(2 * stopped_at + 2));
+            drop(records.split_off(&(2 * stopped_at + 2)));
             return Ok(Merged {
                 records,
                 stopped_at: Some(stopped_at),
