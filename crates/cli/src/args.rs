@@ -37,6 +37,8 @@ pub enum Command {
     Ladder(LadderArgs),
     /// Place difficulty levels at target Elo steps by fitting a curve over one knob's grid.
     Calibrate(CalibrateArgs),
+    /// Merge the shard folders of a `--shard i/n` run (match, ladder, sprt) into one folder.
+    Merge(MergeArgs),
     /// Self-play positions labelled with game results, for Texel tuning.
     Datagen(DatagenArgs),
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; xiangqi moves in a0-i9).
@@ -477,9 +479,28 @@ pub struct LadderArgs {
     /// Continue the interrupted ladder in this folder.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Play only pairs `i` modulo `n` (`--shard i/n`) of a ladder with a fixed schedule (no
+    /// precision); `chuhan merge` joins the shard folders.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
+}
+
+/// `chuhan merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The merged folder (absent or empty).
+    #[arg(long, required_unless_present = "check", conflicts_with = "check")]
+    pub out: Option<PathBuf>,
+    /// Write nothing: print where the run stands and exit 0 when it can be merged (every
+    /// shard complete, or the sprt decided), 1 when not yet, 2 for unusable folders.
+    #[arg(long)]
+    pub check: bool,
+    /// The shard folders, any order (e.g. RUN_DIR/shard-*).
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub shards: Vec<PathBuf>,
 }
 
 /// `chuhan datagen`.
@@ -512,6 +533,10 @@ pub struct DatagenArgs {
     /// Continue the interrupted output file FILE (cut after its last complete game).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
+    /// Play only games `i` modulo `n` (`--shard i/n`, same seeds as the whole run); the
+    /// shards' files together hold the whole run's games. Resume a shard with the same flag.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

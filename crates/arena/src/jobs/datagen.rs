@@ -12,6 +12,7 @@
 //! in index order whatever the concurrency, so the same seed gives the same file.
 
 use crate::play::player::playable_moves;
+use crate::play::schedule::Shard;
 use crate::report::Progress;
 use anyhow::{bail, Context};
 use chuhan_engine::{
@@ -40,6 +41,17 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// The engine that plays both sides.
     pub engine: EngineConfig,
+    /// Play only the games whose index is `i` modulo `n` (same seeds as the whole run); the
+    /// shards' files together hold the whole run's games.
+    pub shard: Option<Shard>,
+}
+
+impl DatagenConfig {
+    /// The game indices this run plays, in order.
+    pub fn indices(&self) -> impl Iterator<Item = u64> {
+        let (first, step) = self.shard.map_or((0, 1), |s| (s.index, s.count));
+        (first..self.games).step_by(step as usize)
+    }
 }
 
 /// One recorded position.
@@ -162,6 +174,15 @@ pub fn format_game(g: &GameData) -> String {
 /// Scans an existing output for resuming: the byte length up to the last complete `#game`
 /// marker and the number of games completed. Game markers must be 0, 1, 2, ... in order.
 pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
+    resume_point_of(text, source, &mut (0..))
+}
+
+/// [`resume_point`] for a run that plays the game indices `expected` in order (a shard).
+pub fn resume_point_of(
+    text: &str,
+    source: &str,
+    expected: &mut dyn Iterator<Item = u64>,
+) -> anyhow::Result<(usize, u64)> {
     let mut offset = 0usize;
     let mut keep = 0usize;
     let mut games = 0u64;
@@ -176,11 +197,16 @@ pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
                 .next()
                 .and_then(|s| s.parse().ok())
                 .with_context(|| format!("{source}: line {}: malformed #game marker", i + 1))?;
-            if index != games {
-                bail!(
-                    "{source}: line {}: game {index} found where game {games} was expected",
+            match expected.next() {
+                Some(want) if want == index => {}
+                Some(want) => bail!(
+                    "{source}: line {}: game {index} found where game {want} was expected",
                     i + 1
-                );
+                ),
+                None => bail!(
+                    "{source}: line {}: game {index} is beyond this run's games",
+                    i + 1
+                ),
             }
             games += 1;
             keep = offset;
@@ -206,7 +232,8 @@ pub fn run(
             out.display()
         ),
         (Some(text), true) => {
-            let (keep, games) = resume_point(text, &out.display().to_string())?;
+            let (keep, games) =
+                resume_point_of(text, &out.display().to_string(), &mut config.indices())?;
             let f = std::fs::OpenOptions::new()
                 .write(true)
                 .open(out)
@@ -228,24 +255,26 @@ pub fn run(
     let pool = crate::thread_pool(threads)?;
     let workers = pool.current_num_threads() as u64;
     let batch = (workers * 4).max(1);
+    let indices: Vec<u64> = config.indices().collect();
+    let total = indices.len() as u64;
     on_progress(&Progress::Started {
         job: "datagen".into(),
         unit: "game".into(),
-        total: config.games,
+        total,
         done: start,
         workers: workers as usize,
         line_per_unit: false,
     });
     let mut next = start;
     let mut positions = 0u64;
-    while next < config.games {
-        let end = (next + batch).min(config.games);
+    while next < total {
+        let end = (next + batch).min(total);
         let games: Vec<GameData> = pool.install(|| {
-            (next..end)
-                .into_par_iter()
+            indices[next as usize..end as usize]
+                .par_iter()
                 .map_init(
                     || Engine::new(config.engine.clone()),
-                    |engine, i| play_selfplay_game(config, i, engine),
+                    |engine, &i| play_selfplay_game(config, i, engine),
                 )
                 .collect()
         });

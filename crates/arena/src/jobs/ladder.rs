@@ -728,15 +728,15 @@ pub struct LadderOutcome {
     pub prepared: PreparedRun,
     /// The games.
     pub finished: Finished,
-    /// The fitted ratings.
-    pub analysis: Analysis,
+    /// The fitted ratings (none for a shard: `chuhan merge` fits the merged games).
+    pub analysis: Option<Analysis>,
 }
 
 /// The header of the rating table (and summary.csv).
 pub const RATING_HEADER: [&str; 8] = ["rank", "name", "elo", "-", "+", "games", "score", "draws"];
 
 /// Plays (or resumes) the ladder, then fits the ratings and writes summary.csv, ratings.csv,
-/// pairings.csv, ladder.svg and (for a new ladder) the ladder file copy.
+/// pairings.csv, ladder.svg (not for a shard) and (for a new ladder) the ladder file copy.
 pub fn run(
     plan: LadderPlan,
     concurrency: Option<usize>,
@@ -747,7 +747,16 @@ pub fn run(
         let path = finished.dir.path().join(LADDER_COPY);
         std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let analysis = write_outputs(&prepared, &finished, &format!("Ladder '{}'", plan.name))?;
+    // A shard's games are every n-th pair: too few (maybe a disconnected schedule) to fit the
+    // ladder, so only the merged folder gets ratings (`chuhan merge`).
+    let analysis = match prepared.config.shard {
+        None => Some(write_outputs(
+            &prepared,
+            &finished,
+            &format!("Ladder '{}'", plan.name),
+        )?),
+        Some(_) => None,
+    };
     Ok(LadderOutcome {
         prepared,
         finished,
@@ -758,13 +767,16 @@ pub fn run(
 /// Fits the joint ratings of a played run with honest intervals; the error names the players
 /// concerned.
 pub fn fit_ratings(prepared: &PreparedRun, finished: &Finished) -> Result<Analysis, String> {
-    let names: Vec<String> = prepared
-        .config
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
-    let games = rating_games(&finished.records, &names, None);
+    fit_ratings_of(&prepared.config, &finished.records)
+}
+
+/// Fits the joint ratings of the games `records` of a run of `config`.
+pub fn fit_ratings_of(
+    config: &RunConfig,
+    records: &BTreeMap<u64, PlayedGame>,
+) -> Result<Analysis, String> {
+    let names: Vec<String> = config.players.iter().map(|p| p.name.clone()).collect();
+    let games = rating_games(records, &names, None);
     analyse(&games, &names).map_err(|e| describe_error(&e, &names))
 }
 
@@ -775,13 +787,22 @@ pub fn write_outputs(
     finished: &Finished,
     title: &str,
 ) -> anyhow::Result<Analysis> {
-    let mut analysis =
-        fit_ratings(prepared, finished).map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+    write_outputs_of(&prepared.config, finished, title)
+}
+
+/// [`write_outputs`] for the games of a run of `config` (a played run, or merged shards).
+pub fn write_outputs_of(
+    config: &RunConfig,
+    finished: &Finished,
+    title: &str,
+) -> anyhow::Result<Analysis> {
+    let mut analysis = fit_ratings_of(config, &finished.records)
+        .map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
     let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
     let games = rating_games(&finished.records, &names, None);
     analysis
         .notes
-        .extend(steps::ladder_notes(&prepared.config, &games, &names));
+        .extend(steps::ladder_notes(config, &games, &names));
     let dir = finished.dir.path();
     finished
         .dir

@@ -205,11 +205,15 @@ impl<C> Manifest<C> {
 }
 
 /// The commit and dirty flag of the source tree this binary was built from, via `git` at run
-/// time; "unknown" when git or the tree is not available.
+/// time; "unknown" when git or the tree is not available. Read without optional locks: a plain
+/// `git status` refreshes and rewrites `.git/index`, which many shards started at once on one
+/// shared checkout would contend for.
 pub fn git_state() -> (String, String) {
     let dir = env!("CARGO_MANIFEST_DIR");
     let git = |args: &[&str]| {
         std::process::Command::new("git")
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .arg("--no-optional-locks")
             .arg("-C")
             .arg(dir)
             .args(args)

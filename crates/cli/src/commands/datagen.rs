@@ -5,6 +5,7 @@ use crate::EXIT_OK;
 use anyhow::bail;
 use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig};
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
+use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::report::ProgressReporter;
 
 /// Runs the command.
@@ -27,6 +28,12 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         max_plies: args.max_plies,
         seed: args.seed,
         engine,
+        shard: args
+            .shard
+            .as_deref()
+            .map(str::parse::<Shard>)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
     };
     // Like every command, `--resume` names what it continues (here the output file).
     let (out, resume) = match (&args.resume, &args.out) {

@@ -9,6 +9,7 @@ use chuhan_arena::jobs::ladder::{
     self, adaptive, load_config, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
 };
 use chuhan_arena::play::results::{default_out_dir, ResultsDir};
+use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::report::table;
 
 /// Runs the command.
@@ -29,16 +30,23 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
         .as_deref()
         .map(|t| adaptive::parse_duration(t, "--max-time"))
         .transpose()?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let mut plan = match &args.resume {
         Some(dir) => {
             if args.config.is_some()
+                || shard.is_some()
                 || args.pairs.is_some()
                 || args.seed.is_some()
                 || args.precision.is_some()
                 || args.max_games.is_some()
             {
                 bail!(
-                    "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision or --max-games",
+                    "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision, --max-games or --shard",
                     dir.display()
                 );
             }
@@ -87,7 +95,17 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 }
                 None => default_out_dir(&format!("ladder-{}", ladder.name)),
             };
-            LadderPlan::new(&ladder, dir)?
+            let mut plan = LadderPlan::new(&ladder, dir)?;
+            if shard.is_some() && plan.precision.is_some() {
+                // Rounds go to the pairings the games so far leave widest: no shard can know
+                // them without the others' games, so only a fixed schedule splits.
+                bail!(
+                    "--shard: the ladder '{}' is played to a precision (adaptive rounds, which depend on every game so far), so it cannot be split; shard a ladder file without precision (a fixed number of pairs), e.g. a copy of it without the precision, max_games and max_time keys",
+                    ladder.name
+                );
+            }
+            plan.config.shard = shard;
+            plan
         }
     };
     let (outcome, stop) = match plan.precision.take() {
@@ -107,7 +125,13 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             None,
         ),
     };
-    print_ratings(&outcome.analysis);
+    match (&outcome.analysis, outcome.prepared.config.shard) {
+        (Some(analysis), _) => print_ratings(analysis),
+        (None, Some(shard)) => outln!(
+            "shard {shard}: no ratings from one shard's games; chuhan merge --out DIR over all shard folders fits them"
+        ),
+        (None, None) => {}
+    }
     if let Some(stop) = stop {
         outln!("stopped: {stop}");
     }

@@ -8,6 +8,7 @@ pub mod external;
 pub mod judge;
 pub mod ladder;
 pub mod matches;
+pub mod merge;
 pub mod notation;
 pub mod params;
 pub mod perft;

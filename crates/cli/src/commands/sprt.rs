@@ -11,53 +11,20 @@ use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
+use chuhan_arena::jobs::sprt::SprtStop;
 use chuhan_arena::play::results::{RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
-use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, PreparedRun};
+use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, Finished, PreparedRun};
 use chuhan_arena::report::{describe_elo, summary_rows, tally, Tally};
-use chuhan_arena::stats::{Pentanomial, Sprt, SprtModel, Verdict};
+use chuhan_arena::stats::{Sprt, SprtModel, Verdict};
 
 /// Default maximum number of game pairs.
 pub const DEFAULT_MAX_PAIRS: u64 = 20_000;
 
-/// Stops when the pentanomial LLR crosses a bound.
-pub struct SprtStop {
-    sprt: Sprt,
-    pairs: Pentanomial,
-}
-
-impl SprtStop {
-    /// A stop rule for `sprt`.
-    pub fn new(sprt: Sprt) -> SprtStop {
-        SprtStop {
-            sprt,
-            pairs: Pentanomial::new(),
-        }
-    }
-}
-
-impl StopRule for SprtStop {
-    fn add_pair(&mut self, _pairing: usize, first: f64, second: f64) -> bool {
-        if self.pairs.add_pair(first, second).is_err() {
-            return false;
-        }
-        self.sprt
-            .llr_pentanomial(&self.pairs)
-            .is_some_and(|llr| self.sprt.verdict(llr) != Verdict::Continue)
-    }
-}
-
 /// The SPRT of a configuration.
 pub fn sprt_of(settings: &SprtSettings) -> anyhow::Result<Sprt> {
-    Sprt::new(
-        settings.elo0,
-        settings.elo1,
-        settings.alpha,
-        settings.beta,
-        settings.model,
-    )
-    .map_err(anyhow::Error::msg)
+    chuhan_arena::jobs::sprt::sprt_of(settings).map_err(anyhow::Error::msg)
 }
 
 /// The single pairing: the test player (index 0) against the base (index 1).
@@ -136,18 +103,37 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         }
         text
     };
+    // A shard sees only every n-th pair: its own LLR would decide on the wrong pairs, so it
+    // plays its share to the pair limit and `chuhan merge --check` decides over all shards.
+    let stop: Option<Box<dyn StopRule>> = match prepared.config.shard {
+        None => Some(Box::new(SprtStop::new(sprt))),
+        Some(_) => None,
+    };
     let finished = execute(
         &prepared,
-        Some(Box::new(SprtStop::new(sprt))),
+        stop,
         labels.clone(),
         Box::new(describe),
         args.run.session.audience(),
     )?;
+    report(&prepared.config, &labels, &finished)?;
+    print_played(&prepared, &finished);
+    Ok(EXIT_OK)
+}
+
+/// Writes summary.csv and prints the table, the terminations and the verdict of a finished
+/// (or merged) SPRT run; a shard's own verdict is only the LLR of its pairs.
+pub fn report(config: &RunConfig, labels: &[String], finished: &Finished) -> anyhow::Result<()> {
+    let settings = config
+        .sprt
+        .clone()
+        .context("the manifest has no [config.sprt]")?;
+    let sprt = sprt_of(&settings)?;
     let counted = tally(&finished.records, 1, finished.stopped_at);
     let t = counted[0];
     let llr = sprt.llr_pentanomial(&t.pentanomial());
     let verdict = llr.map_or(Verdict::Continue, |l| sprt.verdict(l));
-    let (mut header, mut rows) = summary_rows(&labels, &counted);
+    let (mut header, mut rows) = summary_rows(labels, &counted);
     header.extend(["llr", "lower", "upper", "verdict"]);
     rows[0].extend([
         llr.map_or(String::new(), |l| format!("{l:.4}")),
@@ -155,9 +141,9 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         format!("{:.4}", sprt.upper_bound()),
         verdict_name(verdict).to_string(),
     ]);
-    write_and_print_summary(&finished, &header, &rows)?;
-    print_stat_blocks(&finished, &labels, &counted)?;
-    let names = &prepared.config.players;
+    write_and_print_summary(finished, &header, &rows)?;
+    print_stat_blocks(finished, labels, &counted)?;
+    let names = &config.players;
     let (test, base) = (&names[0].name, &names[1].name);
     let unit = if settings.model == SprtModel::Logistic {
         "Elo"
@@ -165,6 +151,14 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         "nElo"
     };
     let (e0, e1) = (settings.elo0, settings.elo1);
+    if let Some(shard) = config.shard {
+        outln!(
+            "verdict: none for shard {shard} alone ({} pairs, every {}th of the run): chuhan merge --check over all shard folders decides",
+            t.pairs(),
+            shard.count
+        );
+        return Ok(());
+    }
     match verdict {
         Verdict::AcceptH1 => outln!(
             "verdict: H1 after {} pairs: {test} - {base} = {e1} {unit} is accepted over {e0} {unit}",
@@ -177,13 +171,12 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         Verdict::Continue => outln!(
             "verdict: continue: no decision after {} pairs (the limit is {})",
             t.pairs(),
-            prepared.config.pairs
+            config.pairs
         ),
     }
     let extra = finished.records.len() as u64 - t.games();
     if extra > 0 {
         outln!("({extra} games played after the stop are recorded in games.csv but not counted)");
     }
-    print_played(&prepared, &finished);
-    Ok(EXIT_OK)
+    Ok(())
 }

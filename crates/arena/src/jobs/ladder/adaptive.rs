@@ -393,7 +393,7 @@ pub fn run_to_precision(
         LadderOutcome {
             prepared,
             finished,
-            analysis,
+            analysis: Some(analysis),
         },
         stop,
     ))
