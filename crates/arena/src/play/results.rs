@@ -14,6 +14,10 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
+pub use crate::play::lock::{
+    is_lock_file, lock_file, lock_folder, FolderLock, LockError, LOCK_FILE,
+};
+
 /// A player as recorded in the manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerEntry {
@@ -316,12 +320,15 @@ impl ResultsDir {
         &self.dir
     }
 
-    /// Checks that `dir` can hold a new run (absent or empty), without creating anything.
+    /// Checks that `dir` can hold a new run (absent, or empty but for its lock file), without
+    /// creating anything.
     pub fn check_new(dir: &Path) -> Result<(), ResultsError> {
         if dir.exists() {
-            let mut entries = std::fs::read_dir(dir).map_err(io(dir))?;
-            if entries.next().is_some() {
-                return Err(ResultsError::NotEmpty(dir.to_path_buf()));
+            for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+                let entry = entry.map_err(io(dir))?;
+                if !is_lock_file(&entry.file_name()) {
+                    return Err(ResultsError::NotEmpty(dir.to_path_buf()));
+                }
             }
         }
         Ok(())
@@ -481,8 +488,12 @@ pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let days = (secs / 86_400) as i64;
-    // Civil-from-days (Howard Hinnant's algorithm).
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -492,7 +503,7 @@ pub fn today() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    (y, m, d)
 }
 
 /// The default output folder `results/<date>-<name>/`, with `-2`, `-3`... when taken.
