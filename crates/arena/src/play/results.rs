@@ -176,6 +176,77 @@ pub struct Manifest<C = RunConfig> {
     pub created_unix: u64,
     /// The resolved configuration.
     pub config: C,
+    /// The engine files the players were read from, as they were when the run started (a
+    /// resumed run refuses files that changed since). Absent in manifests written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engine_files: Vec<EngineFile>,
+}
+
+/// An engine file (`configs/engines/*.toml`, or an external engine's `[uci]` file) as it was
+/// when a run started: its path as the player spec gives it, an FNV-1a hash and the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineFile {
+    /// The path in the player spec.
+    pub path: String,
+    /// FNV-1a of the contents (hex), for a quick look.
+    pub fnv1a: String,
+    /// The contents.
+    pub text: String,
+}
+
+/// The engine file a player spec names (`FILE` or `FILE:key=value,...`), if it names one.
+pub fn engine_file_of(spec: &str) -> Option<PathBuf> {
+    let spec = spec.trim();
+    let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
+    path.is_file().then(|| path.to_path_buf())
+}
+
+/// The engine files named by `specs`, each once, in first-seen order.
+pub fn engine_files<'a>(
+    specs: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<EngineFile>, ResultsError> {
+    let mut out: Vec<EngineFile> = Vec::new();
+    for spec in specs {
+        let Some(path) = engine_file_of(spec) else {
+            continue;
+        };
+        let shown = path.display().to_string();
+        if out.iter().any(|f| f.path == shown) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        out.push(EngineFile {
+            path: shown,
+            fnv1a: crate::play::openings::fnv1a_hex(&bytes),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    Ok(out)
+}
+
+/// Checks that the engine files `specs` name now are the ones `stored` recorded when the run in
+/// `what` started (nothing to check for a manifest written before engine files were kept).
+pub fn check_engine_files<'a>(
+    stored: &[EngineFile],
+    specs: impl IntoIterator<Item = &'a str>,
+    what: &Path,
+) -> Result<(), ResultsError> {
+    if stored.is_empty() {
+        return Ok(());
+    }
+    let now = engine_files(specs)?;
+    for old in stored {
+        let current = now.iter().find(|f| f.path == old.path);
+        if current.map(|f| &f.text) != Some(&old.text) {
+            return Err(ResultsError::EngineFileChanged {
+                what: what.to_path_buf(),
+                path: old.path.clone(),
+                was: old.fnv1a.clone(),
+                now: current.map_or_else(|| "missing".to_string(), |f| f.fnv1a.clone()),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl<C> Manifest<C> {
@@ -191,6 +262,7 @@ impl<C> Manifest<C> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             config,
+            engine_files: Vec::new(),
         }
     }
 }
@@ -250,6 +322,18 @@ pub enum ResultsError {
         line: u64,
         /// What is wrong.
         reason: String,
+    },
+    /// An engine file changed since the run started.
+    #[error("--resume {}: the engine file {path} changed since the run started (FNV-1a {was} then, {now} now; its text then is in the manifest); restore it, or start a new run", what.display())]
+    EngineFileChanged {
+        /// The run's folder (or datagen's file).
+        what: PathBuf,
+        /// The engine file.
+        path: String,
+        /// Its hash when the run started.
+        was: String,
+        /// Its hash now (`missing` when it is gone).
+        now: String,
     },
     /// The resumed run's configuration differs from the command line.
     #[error("--resume {dir}: the command line differs from the run's manifest.toml ({what}); resume with the same options, or give only --resume")]

@@ -7,7 +7,8 @@ use crate::play::game::PlaySettings;
 use crate::play::openings::book_for;
 use crate::play::player::resolve_player;
 use crate::play::results::{
-    default_out_dir, lock_folder, FolderLock, Manifest, ResultsDir, RunConfig, RunKind,
+    check_engine_files, default_out_dir, engine_files, lock_folder, FolderLock, Manifest,
+    ResultsDir, RunConfig, RunKind,
 };
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
@@ -256,12 +257,16 @@ pub fn execute(
 ) -> anyhow::Result<Finished> {
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let specs = || prepared.config.players.iter().map(|p| p.spec.as_str());
     let (mut dir, done) = match &prepared.destination {
         Destination::New(path) => {
-            let manifest = Manifest::new(prepared.config.clone());
+            let mut manifest = Manifest::new(prepared.config.clone());
+            manifest.engine_files = engine_files(specs())?;
             (ResultsDir::create(path, &manifest)?, Vec::new())
         }
         Destination::Resume(path) => {
+            let stored = ResultsDir::read_manifest(path)?.engine_files;
+            check_engine_files(&stored, specs(), path)?;
             let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
             (ResultsDir::reopen(path)?, done)
         }

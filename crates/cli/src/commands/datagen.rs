@@ -27,6 +27,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         max_plies: args.max_plies,
         seed: args.seed,
         engine,
+        spec: args.engine.clone(),
     };
     // Like every command, `--resume` names what it continues (here the output file).
     let (out, resume) = match (&args.resume, &args.out) {
