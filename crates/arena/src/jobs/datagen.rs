@@ -295,9 +295,6 @@ pub fn run(
     let settings = config.settings();
     let mpath = manifest_path(out);
     let start = if resume {
-        let Some(bytes) = existing else {
-            bail!("--resume {shown}: no such file");
-        };
         let text = match std::fs::read_to_string(&mpath) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
@@ -317,12 +314,15 @@ pub fn run(
             );
         }
         check_engine_files(&manifest.engine_files, [settings.engine.as_str()], out)?;
-        let text = String::from_utf8(bytes).map_err(|_| {
+        // The manifest is written first: a run killed before its first line has no file yet.
+        let text = String::from_utf8(existing.unwrap_or_default()).map_err(|_| {
             anyhow::anyhow!("{shown} is not text, so not a datagen file; nothing changed")
         })?;
         let (keep, games) = resume_point(&text, &shown)?;
         let f = std::fs::OpenOptions::new()
             .write(true)
+            .create(true)
+            .truncate(false)
             .open(out)
             .with_context(|| format!("cannot open {shown}"))?;
         f.set_len(keep as u64)
@@ -340,8 +340,7 @@ pub fn run(
         }
         let mut manifest = Manifest::new(settings.clone());
         manifest.engine_files = engine_files([settings.engine.as_str()])?;
-        std::fs::write(&mpath, toml::to_string(&manifest)?)
-            .with_context(|| format!("cannot write {}", mpath.display()))?;
+        crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
         0
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {

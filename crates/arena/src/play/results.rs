@@ -323,6 +323,9 @@ pub enum ResultsError {
         /// What is wrong.
         reason: String,
     },
+    /// A folder without a manifest: not a run, or one stopped before it started.
+    #[error("--resume {}: there is no manifest.toml, so no run to continue (a run stopped before it started played nothing: remove the folder and start it again with --out)", .0.display())]
+    NoManifest(PathBuf),
     /// An engine file changed since the run started.
     #[error("--resume {}: the engine file {path} changed since the run started (FNV-1a {was} then, {now} now; its text then is in the manifest); restore it, or start a new run", what.display())]
     EngineFileChanged {
@@ -426,10 +429,12 @@ impl ResultsDir {
             path: dir.join("manifest.toml"),
             reason: e.to_string(),
         })?;
-        let mpath = dir.join("manifest.toml");
-        std::fs::write(&mpath, text).map_err(io(&mpath))?;
+        // games.csv first, the manifest last and whole: a folder with a manifest is resumable
+        // whenever the run was killed.
         let gpath = dir.join("games.csv");
         std::fs::write(&gpath, format!("{GAMES_HEADER}\n")).map_err(io(&gpath))?;
+        let mpath = dir.join("manifest.toml");
+        write_whole(&mpath, &text)?;
         Self::open_append(dir)
     }
 
@@ -451,7 +456,13 @@ impl ResultsDir {
     /// Reads a run's manifest.
     pub fn read_manifest(dir: &Path) -> Result<Manifest, ResultsError> {
         let mpath = dir.join("manifest.toml");
-        let text = std::fs::read_to_string(&mpath).map_err(io(&mpath))?;
+        let text = std::fs::read_to_string(&mpath).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
+                ResultsError::NoManifest(dir.to_path_buf())
+            } else {
+                io(&mpath)(e)
+            }
+        })?;
         toml::from_str(&text).map_err(|e| ResultsError::Manifest {
             path: mpath,
             reason: e.to_string(),
@@ -565,6 +576,16 @@ impl ResultsDir {
         w.flush().map_err(io(&spath))?;
         Ok(())
     }
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it), so a run
+/// killed while writing never leaves half a manifest.
+pub fn write_whole(path: &Path, text: &str) -> Result<(), ResultsError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
 }
 
 /// Today's date as `YYYY-MM-DD` (UTC), for default result folder names.
