@@ -65,6 +65,14 @@ impl Holder {
         }
     }
 
+    /// Whether this holder was a process on this host that no longer exists.
+    pub fn is_dead_here(&self) -> bool {
+        // Only where /proc shows processes (Linux); elsewhere no holder is taken for dead.
+        Path::new("/proc/self").exists()
+            && self.host == host_name()
+            && !Path::new(&format!("/proc/{}", self.pid)).exists()
+    }
+
     /// `pid 123 on host h, started 2026-12-01 11:40:02 UTC (chuhan match ...)`.
     pub fn describe(&self) -> String {
         format!(
@@ -152,8 +160,10 @@ fn acquire(lock_path: &Path, what: &Path) -> Result<FolderLock, LockError> {
         path: lock_path.to_path_buf(),
         source,
     };
-    // A few rounds: each one that fails found a lock file removed by a holder that just ended.
-    for _ in 0..20 {
+    let mut dead_waits = 0;
+    // A few rounds: each one that fails found a lock file removed by a holder that just ended
+    // (or, see below, a dead holder's forked child still holding it).
+    for _ in 0..20 + DEAD_HOLDER_WAITS {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -164,10 +174,28 @@ fn acquire(lock_path: &Path, what: &Path) -> Result<FolderLock, LockError> {
         match flock(&file, FlockOperation::NonBlockingLockExclusive) {
             Ok(()) => {}
             Err(e) if e == rustix::io::Errno::WOULDBLOCK => {
+                let holder = read_holder(lock_path);
+                // A holder killed while it was starting a program (git, an engine) leaves a
+                // forked child that shares the lock until it execs or exits: wait for it.
+                if holder.as_ref().is_some_and(Holder::is_dead_here)
+                    && dead_waits < DEAD_HOLDER_WAITS
+                {
+                    dead_waits += 1;
+                    std::thread::sleep(Duration::from_millis(50));
+                    continue;
+                }
                 return Err(LockError::Held {
                     path: what.to_path_buf(),
-                    holder: read_holder(lock_path),
-                })
+                    holder: holder.map_or_else(
+                        || {
+                            format!(
+                                "a process whose lock file {} does not say who it is",
+                                lock_path.display()
+                            )
+                        },
+                        |h| h.describe(),
+                    ),
+                });
             }
             Err(e) => return Err(io(e.into())),
         }
@@ -196,21 +224,21 @@ fn same_file(file: &File, path: &Path) -> bool {
     }
 }
 
+/// Rounds of 50 ms waited for a dead holder's lock to be released (5 s).
+const DEAD_HOLDER_WAITS: usize = 100;
+
 /// The holder named in a held lock file. The holder writes it just after locking, so an empty
 /// file is read again for a moment before giving up.
-fn read_holder(lock_path: &Path) -> String {
+fn read_holder(lock_path: &Path) -> Option<Holder> {
     for _ in 0..50 {
         if let Ok(text) = std::fs::read_to_string(lock_path) {
             if let Ok(h) = toml::from_str::<Holder>(&text) {
-                return h.describe();
+                return Some(h);
             }
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    format!(
-        "a process whose lock file {} does not say who it is",
-        lock_path.display()
-    )
+    None
 }
 
 fn host_name() -> String {
