@@ -548,9 +548,17 @@ fn engine_players_are_reproducible_across_concurrency() {
     let ga = games(&a);
     assert_eq!(ga.len(), 4);
     assert_eq!(ga, games(&b));
-    // Engines report nodes within the budget.
-    for n in column(&a, "nodes") {
-        assert!(n.parse::<u64>().unwrap() > 0);
+    // Engines search and stay within the budget: each move at most --nodes 800 plus a stated
+    // margin of 1% and 64 nodes (the search stops at the first node check past the budget), so
+    // a game of p plies reports more than 0 and at most p * (800 * 1.01 + 64) nodes.
+    let plies = column(&a, "plies");
+    for (n, p) in column(&a, "nodes").iter().zip(&plies) {
+        let (n, p): (u64, u64) = (n.parse().unwrap(), p.parse().unwrap());
+        assert!(n > 0);
+        assert!(
+            n as f64 <= p as f64 * (800.0 * 1.01 + 64.0),
+            "{n} nodes in {p} plies: over the budget of 800 a move"
+        );
     }
 }
 

@@ -4,8 +4,8 @@
 mod common;
 
 use chuhan_engine::notation::{parse, parse_any, render};
-use chuhan_engine::{Move, Notation, NotationError, Position};
-use common::{position, random_game, tandem_positions};
+use chuhan_engine::{Color, Move, Notation, NotationError, Piece, PieceKind, Position};
+use common::{random_game, tandem_positions};
 use std::collections::HashSet;
 
 fn mv(uci: &str) -> Move {
@@ -402,16 +402,69 @@ fn notation_names() {
     assert!(err.to_string().contains("'san'"), "{err}");
 }
 
+/// How many of `color`'s `kind` stand on each file that holds two or more, largest first.
+fn stacks(pos: &Position, color: Color, kind: PieceKind) -> Vec<usize> {
+    let mut per_file = [0usize; 9];
+    for (i, &p) in pos.board().iter().enumerate() {
+        if p == Piece::new(color, kind) {
+            per_file[i % 9] += 1;
+        }
+    }
+    let mut out: Vec<usize> = per_file.into_iter().filter(|&n| n > 1).collect();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
 #[test]
 fn tandem_positions_are_what_they_claim() {
-    // Guard against a helper FEN silently changing: the doubled pieces are where the golden
-    // tests expect them.
-    let pos = position(&[('K', "e0"), ('k', "d9"), ('P', "g5"), ('P', "g6")], 'w');
-    assert_eq!(
-        pos.count(chuhan_engine::Color::Red, chuhan_engine::PieceKind::Soldier),
-        2
-    );
-    assert_eq!(tandem_positions().len(), 10);
+    // Guard against a helper FEN silently changing: each helper's position has the doubled
+    // pieces and the side to move its name gives, which the golden tests rely on.
+    use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Soldier};
+    let (red, black) = (Color::Red, Color::Black);
+    let positions = tandem_positions();
+    assert_eq!(positions.len(), 10);
+    for (name, pos) in &positions {
+        let side = if name.ends_with("(Black)") {
+            black
+        } else {
+            red
+        };
+        let stacks_of = |kind| stacks(pos, side, kind);
+        match *name {
+            "doubled chariots, cannons, horses (Red)" => {
+                for kind in [Chariot, Cannon, Horse] {
+                    assert_eq!(stacks_of(kind), [2], "{name}: {kind:?}");
+                }
+            }
+            "three soldiers on a file (Red)" => assert_eq!(stacks_of(Soldier), [3], "{name}"),
+            "soldiers on two files, 3 + 2 (Red)" => {
+                assert_eq!(stacks_of(Soldier), [3, 2], "{name}")
+            }
+            "soldiers on two files, 2 + 2 (Red)" | "soldiers on two files, 2 + 2 (Black)" => {
+                assert_eq!(stacks_of(Soldier), [2, 2], "{name}")
+            }
+            "four soldiers on a file (Red)" | "four soldiers on a file (Black)" => {
+                assert_eq!(stacks_of(Soldier), [4], "{name}")
+            }
+            "five soldiers on a file (Red)" => assert_eq!(stacks_of(Soldier), [5], "{name}"),
+            "doubled chariots, cannons, three soldiers (Black)" => {
+                assert_eq!(stacks_of(Chariot), [2], "{name}");
+                assert_eq!(stacks_of(Cannon), [2], "{name}");
+                assert_eq!(stacks_of(Soldier), [3], "{name}");
+            }
+            "advisors and elephants sharing files" => {
+                for kind in [Advisor, Elephant] {
+                    assert!(
+                        !stacks(pos, red, kind).is_empty() || !stacks(pos, black, kind).is_empty(),
+                        "{name}: no {kind:?}s share a file"
+                    );
+                }
+                continue;
+            }
+            other => panic!("a tandem position this test does not know: {other}"),
+        }
+        assert_eq!(pos.side_to_move(), side, "{name}: side to move");
+    }
 }
 
 #[test]

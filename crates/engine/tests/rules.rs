@@ -341,11 +341,16 @@ fn cycle_outcome_agrees_with_the_judge_and_restores_the_position() {
 /// verdict, while the game goes on; one ply before, there is no cycle.
 #[test]
 fn cycle_outcome_judges_the_first_repetition() {
+    // Only two-cycle fixtures (8 plies) can be cut after one cycle; the others are counted, so
+    // that the test cannot pass by skipping every fixture.
+    let (mut checked, mut other_lengths) = (0, 0);
     for f in fixtures() {
         let list: Vec<&str> = f.moves.split_whitespace().collect();
         if list.len() != 8 {
+            other_lengths += 1;
             continue;
         }
+        checked += 1;
         let (mut game, verdict) =
             play_all(f.name, f.fen, &list[..4].join(" "), GameConfig::default());
         assert_eq!(verdict, None, "{}", f.name);
@@ -367,7 +372,16 @@ fn cycle_outcome_judges_the_first_repetition() {
         assert_eq!(cycle_outcome(&mut pos, RuleSet::Asian), None, "{}", f.name);
         assert_eq!(game.verdict(), None);
     }
+    eprintln!("{checked} two-cycle fixtures checked, {other_lengths} of other lengths skipped");
+    assert_eq!(checked + other_lengths, fixtures().len());
+    assert!(
+        checked >= CYCLE_FIXTURES,
+        "only {checked} fixtures of 8 plies (expected at least {CYCLE_FIXTURES})"
+    );
 }
+
+/// Two-cycle fixtures in `fixtures()` when this test was written.
+const CYCLE_FIXTURES: usize = 17;
 
 #[test]
 fn cycle_outcome_is_none_without_repetition() {

@@ -10,8 +10,15 @@
 //! `eval` the static evaluation from Red's view. Each game's block ends with a `#game` marker,
 //! so an interrupted file is resumed by cutting it after the last marker. Games are written
 //! in index order whatever the concurrency, so the same seed gives the same file.
+//!
+//! Beside the output, `FILE.manifest.toml` records who wrote it and the settings that decide
+//! its games ([`DatagenSettings`], and the engine file's text if the engine is one); a resume
+//! refuses a file without one (not written by datagen) and other settings or an edited engine
+//! file, so one file never mixes two data sets. `--games` may grow on resume: game `i` is the
+//! same game whatever the total.
 
 use crate::play::player::playable_moves;
+use crate::play::results::{check_engine_files, engine_files, Manifest};
 use crate::play::schedule::Shard;
 use crate::report::Progress;
 use anyhow::{bail, Context};
@@ -21,8 +28,9 @@ use chuhan_engine::{
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Datagen settings.
 #[derive(Clone, Debug)]
@@ -41,17 +49,82 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// The engine that plays both sides.
     pub engine: EngineConfig,
+    /// The spec `engine` was resolved from (`default`, a level, an engine file), as recorded.
+    pub spec: String,
     /// Play only the games whose index is `i` modulo `n` (same seeds as the whole run); the
     /// shards' files together hold the whole run's games.
     pub shard: Option<Shard>,
 }
 
+/// What datagen's manifest records: every setting that decides the games, except their number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatagenSettings {
+    /// Always `datagen`.
+    pub command: String,
+    /// Node budget per move.
+    pub nodes: u64,
+    /// Random opening plies.
+    pub random_plies: u32,
+    /// Plies not recorded after the opening.
+    pub skip_plies: u32,
+    /// Ply cap.
+    pub max_plies: u32,
+    /// Run seed (as text: TOML integers are signed 64-bit).
+    #[serde(with = "crate::play::results::as_text")]
+    pub seed: u64,
+    /// The engine spec.
+    pub engine: String,
+    /// The shard (`i/n`) when the run plays one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+}
+
 impl DatagenConfig {
+    /// The settings the manifest records.
+    pub fn settings(&self) -> DatagenSettings {
+        DatagenSettings {
+            command: "datagen".into(),
+            nodes: self.nodes,
+            random_plies: self.random_plies,
+            skip_plies: self.skip_plies,
+            max_plies: self.max_plies,
+            seed: self.seed,
+            engine: self.spec.clone(),
+            shard: self.shard.map(|s| s.to_string()),
+        }
+    }
+
     /// The game indices this run plays, in order.
     pub fn indices(&self) -> impl Iterator<Item = u64> {
         let (first, step) = self.shard.map_or((0, 1), |s| (s.index, s.count));
         (first..self.games).step_by(step as usize)
     }
+}
+
+/// `FILE.manifest.toml`: the manifest of datagen output `FILE`.
+pub fn manifest_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".manifest.toml");
+    PathBuf::from(name)
+}
+
+/// Names of the settings that differ between two records.
+fn differences(a: &DatagenSettings, b: &DatagenSettings) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut check = |name, differs: bool| {
+        if differs {
+            out.push(name);
+        }
+    };
+    check("--nodes", a.nodes != b.nodes);
+    check("--random-plies", a.random_plies != b.random_plies);
+    check("--skip-plies", a.skip_plies != b.skip_plies);
+    check("--max-plies", a.max_plies != b.max_plies);
+    check("--seed", a.seed != b.seed);
+    check("--engine", a.engine != b.engine);
+    check("--shard", a.shard != b.shard);
+    check("command", a.command != b.command);
+    out
 }
 
 /// One recorded position.
@@ -172,7 +245,9 @@ pub fn format_game(g: &GameData) -> String {
 }
 
 /// Scans an existing output for resuming: the byte length up to the last complete `#game`
-/// marker and the number of games completed. Game markers must be 0, 1, 2, ... in order.
+/// marker and the number of games completed. Game markers must be 0, 1, 2, ... in order, and
+/// every other complete line a position line (`FEN;result;ply;eval`): nothing that datagen did
+/// not write is cut away.
 pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
     resume_point_of(text, source, &mut (0..))
 }
@@ -190,6 +265,12 @@ pub fn resume_point_of(
         offset += line.len();
         if !line.ends_with('\n') {
             break; // a truncated last line
+        }
+        if !line.starts_with("#game ") && !is_position_line(line.trim_end()) {
+            bail!(
+                "{source}: line {}: not a datagen line (FEN;result;ply;eval or a #game marker); nothing changed",
+                i + 1
+            );
         }
         if let Some(rest) = line.strip_prefix("#game ") {
             let index: u64 = rest
@@ -215,6 +296,16 @@ pub fn resume_point_of(
     Ok((keep, games))
 }
 
+/// `FEN;result;ply;eval` with a result of 1, 0.5 or 0 and numbers for ply and eval.
+fn is_position_line(line: &str) -> bool {
+    let f: Vec<&str> = line.split(';').collect();
+    f.len() == 4
+        && !f[0].is_empty()
+        && matches!(f[1], "1" | "0.5" | "0")
+        && f[2].parse::<u32>().is_ok()
+        && f[3].parse::<i32>().is_ok()
+}
+
 /// Runs datagen into `out`, resuming when asked, reporting [`Progress`] (games done, positions
 /// written) after each batch. Returns (games, positions) written by this call.
 pub fn run(
@@ -224,25 +315,62 @@ pub fn run(
     threads: Option<usize>,
     on_progress: &mut dyn FnMut(&Progress),
 ) -> anyhow::Result<(u64, u64)> {
-    let existing = std::fs::read_to_string(out).ok();
-    let start = match (&existing, resume) {
-        (Some(text), false) if !text.is_empty() => bail!(
-            "{} exists and is not empty; continue it with --resume {} or choose another --out",
-            out.display(),
-            out.display()
-        ),
-        (Some(text), true) => {
-            let (keep, games) =
-                resume_point_of(text, &out.display().to_string(), &mut config.indices())?;
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(out)
-                .with_context(|| format!("cannot open {}", out.display()))?;
-            f.set_len(keep as u64)
-                .with_context(|| format!("cannot truncate {}", out.display()))?;
-            games
+    let shown = out.display().to_string();
+    let existing = match std::fs::read(out) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => bail!("cannot read {shown}: {e}"),
+    };
+    let settings = config.settings();
+    let mpath = manifest_path(out);
+    let start = if resume {
+        let text = match std::fs::read_to_string(&mpath) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+                "--resume {shown}: {} is missing, so {shown} was not written by chuhan datagen (or by a version before datagen manifests); it is left as it is",
+                mpath.display()
+            ),
+            Err(e) => bail!("cannot read {}: {e}", mpath.display()),
+        };
+        let manifest: Manifest<DatagenSettings> =
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", mpath.display()))?;
+        let diff = differences(&settings, &manifest.config);
+        if !diff.is_empty() {
+            bail!(
+                "--resume {shown}: the command line differs from {} ({}); resume with the settings that wrote the file",
+                mpath.display(),
+                diff.join(", ")
+            );
         }
-        _ => 0,
+        check_engine_files(&manifest.engine_files, [settings.engine.as_str()], out)?;
+        // The manifest is written first: a run killed before its first line has no file yet.
+        let text = String::from_utf8(existing.unwrap_or_default()).map_err(|_| {
+            anyhow::anyhow!("{shown} is not text, so not a datagen file; nothing changed")
+        })?;
+        let (keep, games) = resume_point_of(&text, &shown, &mut config.indices())?;
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(out)
+            .with_context(|| format!("cannot open {shown}"))?;
+        f.set_len(keep as u64)
+            .with_context(|| format!("cannot truncate {shown}"))?;
+        games
+    } else {
+        if existing.is_some_and(|b| !b.is_empty()) {
+            bail!(
+                "{shown} exists and is not empty; continue it with --resume {shown} or choose another --out"
+            );
+        }
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let mut manifest = Manifest::new(settings.clone());
+        manifest.engine_files = engine_files([settings.engine.as_str()])?;
+        crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
+        0
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod game;
 pub mod limits;
+pub mod lock;
 pub mod material;
 pub mod openings;
 pub mod pgn;

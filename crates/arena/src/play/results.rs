@@ -15,6 +15,10 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
+pub use crate::play::lock::{
+    is_lock_file, lock_file, lock_folder, FolderLock, LockError, LOCK_FILE,
+};
+
 /// A player as recorded in the manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerEntry {
@@ -185,6 +189,77 @@ pub struct Manifest<C = RunConfig> {
     pub created_unix: u64,
     /// The resolved configuration.
     pub config: C,
+    /// The engine files the players were read from, as they were when the run started (a
+    /// resumed run refuses files that changed since). Absent in manifests written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engine_files: Vec<EngineFile>,
+}
+
+/// An engine file (`configs/engines/*.toml`, or an external engine's `[uci]` file) as it was
+/// when a run started: its path as the player spec gives it, an FNV-1a hash and the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineFile {
+    /// The path in the player spec.
+    pub path: String,
+    /// FNV-1a of the contents (hex), for a quick look.
+    pub fnv1a: String,
+    /// The contents.
+    pub text: String,
+}
+
+/// The engine file a player spec names (`FILE` or `FILE:key=value,...`), if it names one.
+pub fn engine_file_of(spec: &str) -> Option<PathBuf> {
+    let spec = spec.trim();
+    let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
+    path.is_file().then(|| path.to_path_buf())
+}
+
+/// The engine files named by `specs`, each once, in first-seen order.
+pub fn engine_files<'a>(
+    specs: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<EngineFile>, ResultsError> {
+    let mut out: Vec<EngineFile> = Vec::new();
+    for spec in specs {
+        let Some(path) = engine_file_of(spec) else {
+            continue;
+        };
+        let shown = path.display().to_string();
+        if out.iter().any(|f| f.path == shown) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        out.push(EngineFile {
+            path: shown,
+            fnv1a: crate::play::openings::fnv1a_hex(&bytes),
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+    }
+    Ok(out)
+}
+
+/// Checks that the engine files `specs` name now are the ones `stored` recorded when the run in
+/// `what` started (nothing to check for a manifest written before engine files were kept).
+pub fn check_engine_files<'a>(
+    stored: &[EngineFile],
+    specs: impl IntoIterator<Item = &'a str>,
+    what: &Path,
+) -> Result<(), ResultsError> {
+    if stored.is_empty() {
+        return Ok(());
+    }
+    let now = engine_files(specs)?;
+    for old in stored {
+        let current = now.iter().find(|f| f.path == old.path);
+        if current.map(|f| &f.text) != Some(&old.text) {
+            return Err(ResultsError::EngineFileChanged {
+                what: what.to_path_buf(),
+                path: old.path.clone(),
+                was: old.fnv1a.clone(),
+                now: current.map_or_else(|| "missing".to_string(), |f| f.fnv1a.clone()),
+            });
+        }
+    }
+    Ok(())
 }
 
 impl<C> Manifest<C> {
@@ -200,6 +275,7 @@ impl<C> Manifest<C> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             config,
+            engine_files: Vec::new(),
         }
     }
 }
@@ -266,6 +342,21 @@ pub enum ResultsError {
         line: u64,
         /// What is wrong.
         reason: String,
+    },
+    /// A folder without a manifest: not a run, or one stopped before it started.
+    #[error("--resume {}: there is no manifest.toml, so no run to continue (a run stopped before it started played nothing: remove the folder and start it again with --out)", .0.display())]
+    NoManifest(PathBuf),
+    /// An engine file changed since the run started.
+    #[error("--resume {}: the engine file {path} changed since the run started (FNV-1a {was} then, {now} now; its text then is in the manifest); restore it, or start a new run", what.display())]
+    EngineFileChanged {
+        /// The run's folder (or datagen's file).
+        what: PathBuf,
+        /// The engine file.
+        path: String,
+        /// Its hash when the run started.
+        was: String,
+        /// Its hash now (`missing` when it is gone).
+        now: String,
     },
     /// The resumed run's configuration differs from the command line.
     #[error("--resume {dir}: the command line differs from the run's manifest.toml ({what}); resume with the same options, or give only --resume")]
@@ -340,12 +431,15 @@ impl ResultsDir {
         &self.dir
     }
 
-    /// Checks that `dir` can hold a new run (absent or empty), without creating anything.
+    /// Checks that `dir` can hold a new run (absent, or empty but for its lock file), without
+    /// creating anything.
     pub fn check_new(dir: &Path) -> Result<(), ResultsError> {
         if dir.exists() {
-            let mut entries = std::fs::read_dir(dir).map_err(io(dir))?;
-            if entries.next().is_some() {
-                return Err(ResultsError::NotEmpty(dir.to_path_buf()));
+            for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+                let entry = entry.map_err(io(dir))?;
+                if !is_lock_file(&entry.file_name()) {
+                    return Err(ResultsError::NotEmpty(dir.to_path_buf()));
+                }
             }
         }
         Ok(())
@@ -359,12 +453,14 @@ impl ResultsDir {
             path: dir.join("manifest.toml"),
             reason: e.to_string(),
         })?;
-        let mpath = dir.join("manifest.toml");
-        std::fs::write(&mpath, text).map_err(io(&mpath))?;
+        // games.csv first, the manifest last and whole: a folder with a manifest is resumable
+        // whenever the run was killed.
         let gpath = dir.join("games.csv");
         std::fs::write(&gpath, format!("{GAMES_HEADER}\n")).map_err(io(&gpath))?;
         let ppath = dir.join(GAMES_PGN);
         std::fs::write(&ppath, "").map_err(io(&ppath))?;
+        let mpath = dir.join("manifest.toml");
+        write_whole(&mpath, &text)?;
         Self::open_append(dir, PgnContext::for_run(manifest))
     }
 
@@ -388,7 +484,13 @@ impl ResultsDir {
     /// Reads a run's manifest.
     pub fn read_manifest(dir: &Path) -> Result<Manifest, ResultsError> {
         let mpath = dir.join("manifest.toml");
-        let text = std::fs::read_to_string(&mpath).map_err(io(&mpath))?;
+        let text = std::fs::read_to_string(&mpath).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
+                ResultsError::NoManifest(dir.to_path_buf())
+            } else {
+                io(&mpath)(e)
+            }
+        })?;
         toml::from_str(&text).map_err(|e| ResultsError::Manifest {
             path: mpath,
             reason: e.to_string(),
@@ -512,6 +614,16 @@ impl ResultsDir {
     }
 }
 
+/// Writes `text` to `path` whole or not at all (a temporary file renamed over it), so a run
+/// killed while writing never leaves half a manifest.
+pub fn write_whole(path: &Path, text: &str) -> Result<(), ResultsError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
+
 /// Today's date as `YYYY-MM-DD` (UTC), for default result folder names.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
@@ -522,8 +634,12 @@ pub fn today() -> String {
 
 /// The UTC date of a Unix time as `YYYY-MM-DD`.
 pub fn civil_date(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    // Civil-from-days (Howard Hinnant's algorithm).
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -533,7 +649,7 @@ pub fn civil_date(secs: u64) -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
+    (y, m, d)
 }
 
 /// The default output folder `results/<date>-<name>/`, with `-2`, `-3`... when taken.

@@ -6,7 +6,10 @@
 use crate::play::game::PlaySettings;
 use crate::play::openings::book_for;
 use crate::play::player::resolve_player;
-use crate::play::results::{default_out_dir, Manifest, ResultsDir, RunConfig, RunKind};
+use crate::play::results::{
+    check_engine_files, default_out_dir, engine_files, lock_folder, FolderLock, Manifest,
+    ResultsDir, RunConfig, RunKind,
+};
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
 use crate::report::{Audience, Describe, Reporter};
@@ -173,15 +176,17 @@ pub fn plan_from_config(
 }
 
 /// Picks the configuration: from the command line, or from the manifest of the run being
-/// resumed (which must then agree with any command line given).
+/// resumed (which must then agree with any command line given); and locks the results folder
+/// for this process before reading or writing anything in it (hold the lock for the run).
 pub fn choose_config(
     from_args: Option<anyhow::Result<RunConfig>>,
     resume: Option<&Path>,
     out: Option<&Path>,
     default_name: &str,
-) -> anyhow::Result<(RunConfig, Destination)> {
+) -> anyhow::Result<(RunConfig, Destination, FolderLock)> {
     match resume {
         Some(dir) => {
+            let lock = lock_existing(dir)?;
             let manifest = ResultsDir::read_manifest(dir)?;
             if let Some(args) = from_args {
                 let config = args?;
@@ -194,20 +199,38 @@ pub fn choose_config(
                     .into());
                 }
             }
-            Ok((manifest.config, Destination::Resume(dir.to_path_buf())))
+            Ok((
+                manifest.config,
+                Destination::Resume(dir.to_path_buf()),
+                lock,
+            ))
         }
         None => {
             let config = from_args.context("no players given")??;
             let dir = match out {
-                Some(d) => {
-                    ResultsDir::check_new(d)?;
-                    d.to_path_buf()
-                }
+                Some(d) => d.to_path_buf(),
                 None => default_out_dir(default_name),
             };
-            Ok((config, Destination::New(dir)))
+            let lock = lock_new(&dir)?;
+            Ok((config, Destination::New(dir), lock))
         }
     }
+}
+
+/// Locks the folder of a run being resumed (which must exist: nothing is created).
+pub fn lock_existing(dir: &Path) -> anyhow::Result<FolderLock> {
+    if !dir.is_dir() {
+        bail!("--resume {}: no such folder", dir.display());
+    }
+    Ok(lock_folder(dir)?)
+}
+
+/// Locks the folder of a new run (creating it) and checks it holds nothing yet. Locking first
+/// means that of two runs started at once on one folder, the second is told who has it.
+pub fn lock_new(dir: &Path) -> anyhow::Result<FolderLock> {
+    let lock = lock_folder(dir)?;
+    ResultsDir::check_new(dir)?;
+    Ok(lock)
 }
 
 /// What a finished run produced.
@@ -234,12 +257,16 @@ pub fn execute(
 ) -> anyhow::Result<Finished> {
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
+    let specs = || prepared.config.players.iter().map(|p| p.spec.as_str());
     let (mut dir, done) = match &prepared.destination {
         Destination::New(path) => {
-            let manifest = Manifest::new(prepared.config.clone());
+            let mut manifest = Manifest::new(prepared.config.clone());
+            manifest.engine_files = engine_files(specs())?;
             (ResultsDir::create(path, &manifest)?, Vec::new())
         }
         Destination::Resume(path) => {
+            let stored = ResultsDir::read_manifest(path)?.engine_files;
+            check_engine_files(&stored, specs(), path)?;
             let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
             (ResultsDir::reopen(path, &done)?, done)
         }

@@ -129,6 +129,7 @@ mod tests {
             git_dirty: "false".into(),
             bench_signature: "456130".into(),
             created_unix: 0,
+            engine_files: Vec::new(),
             config: RunConfig {
                 command: if sprt.is_some() {
                     RunKind::Sprt

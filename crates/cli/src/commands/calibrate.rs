@@ -7,16 +7,21 @@ use crate::{EXIT_FAIL, EXIT_OK};
 use anyhow::anyhow;
 use chuhan_arena::jobs::calibrate::{self, parse_list, CalibrateSettings, CalibrationEvent, Knob};
 use chuhan_arena::jobs::ladder::{signed, RATING_HEADER};
+use chuhan_arena::play::setup::lock_existing;
 use chuhan_arena::report::table;
 
 /// Runs the command.
 pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
-    let (settings, dir) = match &args.resume {
-        Some(dir) => (calibrate::job::resume(dir)?, dir.clone()),
+    // Held until the run ends: one writer per results folder.
+    let (settings, dir, _lock) = match &args.resume {
+        Some(dir) => {
+            let lock = lock_existing(dir)?;
+            (calibrate::job::resume(dir)?, dir.clone(), lock)
+        }
         None => {
             let s = settings_from_args(args)?;
-            let dir = calibrate::job::start(&s, args.out.as_deref())?;
-            (s, dir)
+            let (dir, lock) = calibrate::job::start(&s, args.out.as_deref())?;
+            (s, dir, lock)
         }
     };
     let knob = settings.knob;

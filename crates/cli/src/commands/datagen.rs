@@ -34,6 +34,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
             .map(str::parse::<Shard>)
             .transpose()
             .map_err(anyhow::Error::msg)?,
+        spec: args.engine.clone(),
     };
     // Like every command, `--resume` names what it continues (here the output file).
     let (out, resume) = match (&args.resume, &args.out) {
@@ -41,6 +42,8 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         (None, Some(file)) => (file, false),
         (None, None) => bail!("give --out FILE, or --resume FILE to continue one"),
     };
+    // Held until the run ends: one writer per output file.
+    let _lock = chuhan_arena::play::results::lock_file(out)?;
     let start = std::time::Instant::now();
     let mut reporter = ProgressReporter::new(args.session.audience());
     let (games, positions) = generate(

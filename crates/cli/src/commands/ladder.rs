@@ -8,8 +8,9 @@ use anyhow::bail;
 use chuhan_arena::jobs::ladder::{
     self, adaptive, load_config, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
 };
-use chuhan_arena::play::results::{default_out_dir, ResultsDir};
+use chuhan_arena::play::results::default_out_dir;
 use chuhan_arena::play::schedule::Shard;
+use chuhan_arena::play::setup::{lock_existing, lock_new};
 use chuhan_arena::report::table;
 
 /// Runs the command.
@@ -36,6 +37,8 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
         .map(str::parse::<Shard>)
         .transpose()
         .map_err(anyhow::Error::msg)?;
+    // Held until the run ends: one writer per results folder.
+    let _lock;
     let mut plan = match &args.resume {
         Some(dir) => {
             if args.config.is_some()
@@ -50,6 +53,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                     dir.display()
                 );
             }
+            _lock = lock_existing(dir)?;
             let mut plan = LadderPlan::resume(dir)?;
             if let (Some(p), Some(t)) = (plan.precision.as_mut(), max_time) {
                 // The wall-time budget is this session's.
@@ -89,12 +93,10 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 ladder.max_time = Some(t.clone());
             }
             let dir = match &args.out {
-                Some(d) => {
-                    ResultsDir::check_new(d)?;
-                    d.clone()
-                }
+                Some(d) => d.clone(),
                 None => default_out_dir(&format!("ladder-{}", ladder.name)),
             };
+            _lock = lock_new(&dir)?;
             let mut plan = LadderPlan::new(&ladder, dir)?;
             if shard.is_some() && plan.precision.is_some() {
                 // Rounds go to the pairings the games so far leave widest: no shard can know

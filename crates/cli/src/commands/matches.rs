@@ -38,7 +38,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         ))
     };
     let default_name = format!("match-{}", args.players.join("-"));
-    let (config, destination) = choose_config(
+    // Held until the run ends: one writer per results folder.
+    let (config, destination, _lock) = choose_config(
         from_args,
         args.run.resume.as_deref(),
         args.run.out.as_deref(),

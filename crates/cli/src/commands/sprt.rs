@@ -77,7 +77,8 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         args.test.as_deref().unwrap_or("test"),
         args.base.as_deref().unwrap_or("base")
     );
-    let (config, destination) = choose_config(
+    // Held until the run ends: one writer per results folder.
+    let (config, destination, _lock) = choose_config(
         from_args,
         args.run.resume.as_deref(),
         args.run.out.as_deref(),

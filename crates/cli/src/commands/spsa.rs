@@ -18,7 +18,8 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
     // then describe the same run.
     let given = args.params_file.is_some() || args.params.is_some();
     let from_args = (args.run.resume.is_none() || given).then(|| config_from_args(args));
-    let (config, destination) = spsa::choose_config(
+    // Held until the run ends: one writer per results folder.
+    let (config, destination, _lock) = spsa::choose_config(
         from_args,
         args.run.resume.as_deref(),
         args.run.out.as_deref(),

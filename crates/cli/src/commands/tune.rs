@@ -65,6 +65,12 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         );
     }
     let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;
+    // Held until the outputs are written: one writer per results folder.
+    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
+    if !args.force {
+        // Checked again under the lock: another run may have written there since.
+        choose_out_dir(Some(&out), false, "texel")?;
+    }
     let pool = chuhan_arena::thread_pool(args.threads)?;
     let started = Instant::now();
 

@@ -8,7 +8,7 @@ use crate::jobs::ladder::{
     LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
-use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
+use crate::play::results::{default_out_dir, today, FolderLock, RunKind};
 use crate::play::setup::Destination;
 use crate::report::Audience;
 use anyhow::{anyhow, bail, Context};
@@ -222,17 +222,20 @@ pub enum CalibrationEvent<'a> {
 }
 
 /// A new calibration in `out` (default `results/<date>-calibrate-<knob>/`, absent or empty):
-/// checks the settings, creates the folder and writes calibrate.toml.
-pub fn start(settings: &CalibrateSettings, out: Option<&Path>) -> anyhow::Result<PathBuf> {
+/// checks the settings, creates and locks the folder (hold the lock for the run) and writes
+/// calibrate.toml.
+pub fn start(
+    settings: &CalibrateSettings,
+    out: Option<&Path>,
+) -> anyhow::Result<(PathBuf, FolderLock)> {
     settings.check()?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => default_out_dir(&format!("calibrate-{}", settings.knob.key())),
     };
-    ResultsDir::check_new(&dir)?;
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = crate::play::setup::lock_new(&dir)?;
     write(&dir.join("calibrate.toml"), &toml::to_string(settings)?)?;
-    Ok(dir)
+    Ok((dir, lock))
 }
 
 /// The settings of the calibration in `dir` (its calibrate.toml).

@@ -76,7 +76,15 @@ pub fn select_params<S: AsRef<str>>(
 
 fn is_empty_or_missing(dir: &Path) -> std::io::Result<bool> {
     match std::fs::read_dir(dir) {
-        Ok(mut entries) => Ok(entries.next().is_none()),
+        // The folder's lock file (a killed run's, or this run's own) is not content.
+        Ok(entries) => {
+            for entry in entries {
+                if !crate::play::lock::is_lock_file(&entry?.file_name()) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
         Err(e) => Err(e),
     }

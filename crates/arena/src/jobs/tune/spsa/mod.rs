@@ -146,12 +146,12 @@ pub fn run(
     } else {
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
-        let manifest = SpsaManifest::new(config.clone());
-        let mpath = dir.join("manifest.toml");
-        std::fs::write(&mpath, toml::to_string(&manifest)?)
-            .with_context(|| format!("cannot write {}", mpath.display()))?;
+        // spsa.csv first, the manifest last and whole: a folder with a manifest is resumable.
         std::fs::write(&csv_path, format!("{}\n", csv_header(&spsa.params)))
             .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        let manifest = SpsaManifest::new(config.clone());
+        let mpath = dir.join("manifest.toml");
+        crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
         vec![spsa.start()]
     };
     let mut csv = std::fs::OpenOptions::new()

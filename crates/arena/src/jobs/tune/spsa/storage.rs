@@ -8,8 +8,8 @@ use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
 use crate::play::player::uci::{load_external, parse_external, ExternalEngine};
-use crate::play::results::{as_text, default_out_dir, Manifest, ResultsDir};
-use crate::play::setup::Destination;
+use crate::play::results::{as_text, default_out_dir, FolderLock, Manifest};
+use crate::play::setup::{lock_existing, lock_new, Destination};
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{params, EngineConfig, RuleSet};
 use serde::{Deserialize, Serialize};
@@ -173,14 +173,16 @@ pub fn resolve_base(spec: &str) -> anyhow::Result<(SpsaBase, Option<String>)> {
 
 /// Picks the configuration: from the command line (`from_args`), or from the manifest of the
 /// run in `resume` (which must then equal any configuration the command line gives). A new run
-/// writes to `out` (absent or empty) or `results/<date>-spsa/`.
+/// writes to `out` (absent or empty) or `results/<date>-spsa/`. The folder is locked for this
+/// process first (hold the lock for the run).
 pub fn choose_config(
     from_args: Option<anyhow::Result<SpsaConfig>>,
     resume: Option<&Path>,
     out: Option<&Path>,
-) -> anyhow::Result<(SpsaConfig, Destination)> {
+) -> anyhow::Result<(SpsaConfig, Destination, FolderLock)> {
     match resume {
         Some(dir) => {
+            let lock = lock_existing(dir)?;
             let mpath = dir.join("manifest.toml");
             let text = std::fs::read_to_string(&mpath)
                 .with_context(|| format!("--resume: cannot read {}", mpath.display()))?;
@@ -194,18 +196,20 @@ pub fn choose_config(
                     );
                 }
             }
-            Ok((manifest.config, Destination::Resume(dir.to_path_buf())))
+            Ok((
+                manifest.config,
+                Destination::Resume(dir.to_path_buf()),
+                lock,
+            ))
         }
         None => {
             let config = from_args.context("give --params-file FILE or --params name,name")??;
             let dir = match out {
-                Some(d) => {
-                    ResultsDir::check_new(d)?;
-                    d.to_path_buf()
-                }
+                Some(d) => d.to_path_buf(),
                 None => default_out_dir("spsa"),
             };
-            Ok((config, Destination::New(dir)))
+            let lock = lock_new(&dir)?;
+            Ok((config, Destination::New(dir), lock))
         }
     }
 }

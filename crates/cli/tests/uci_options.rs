@@ -1,0 +1,101 @@
+//! `setoption` values take effect in `chuhan uci` (issue 18, item 6): each option is checked
+//! by a search whose result it must change, against the same search without it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// Runs one `chuhan uci` session (`commands`, the last a `go` that ends on its own), reads up
+/// to the `bestmove`, quits, and returns the last `info` line with a score and the `bestmove`.
+fn search(commands: &[&str]) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("chuhan uci starts");
+    let mut stdin = child.stdin.take().unwrap();
+    for c in commands {
+        writeln!(stdin, "{c}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let mut info = None;
+    let mut best = None;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        assert!(
+            !line.starts_with("info string"),
+            "{commands:?} was refused: {line}"
+        );
+        if line.starts_with("info") && line.contains(" score ") {
+            info = Some(line);
+        } else if line.starts_with("bestmove") {
+            best = Some(line);
+            break;
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    (
+        info.expect("an info line with a score"),
+        best.expect("a bestmove"),
+    )
+}
+
+fn field(info: &str, name: &str) -> i64 {
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let i = words
+        .iter()
+        .position(|w| *w == name)
+        .unwrap_or_else(|| panic!("no {name} in {info}"));
+    words[i + 1].parse().unwrap()
+}
+
+/// Red has a horse more: the score is mostly the horse's value.
+const HORSE_UP: &str = "position fen 4k4/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1";
+const MIDDLE: &str = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7";
+
+#[test]
+fn a_parameter_option_changes_the_score() {
+    let (plain, _) = search(&[HORSE_UP, "go depth 3"]);
+    let (cheap, _) = search(&[
+        "setoption name material.horse value 300",
+        HORSE_UP,
+        "go depth 3",
+    ]);
+    let (a, b) = (field(&plain, "cp"), field(&cheap, "cp"));
+    // The default horse is worth 490; at its minimum of 300 the score must drop by most of the
+    // difference (190), far more than search noise.
+    assert!(
+        a - b > 100,
+        "material.horse=300 left the score at {b} (default {a})"
+    );
+}
+
+#[test]
+fn search_switches_change_the_tree() {
+    let (plain, _) = search(&[MIDDLE, "go depth 6"]);
+    for switch in ["NullMove", "LMR", "Futility"] {
+        let (off, _) = search(&[
+            &format!("setoption name {switch} value false"),
+            MIDDLE,
+            "go depth 6",
+        ]);
+        assert_ne!(
+            field(&off, "nodes"),
+            field(&plain, "nodes"),
+            "{switch}=false searched the same tree: {off}"
+        );
+    }
+}
+
+#[test]
+fn the_level_option_changes_the_search() {
+    let (plain, _) = search(&[MIDDLE, "go depth 5"]);
+    let (easy, _) = search(&["setoption name Level value easy", MIDDLE, "go depth 5"]);
+    assert_ne!(
+        (field(&easy, "nodes"), field(&easy, "cp")),
+        (field(&plain, "nodes"), field(&plain, "cp")),
+        "Level easy searched as the default: {easy}"
+    );
+}
