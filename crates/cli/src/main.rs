@@ -35,6 +35,8 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Params => commands::params::run(),
         Command::Notation(args) => commands::notation::run(&args),
         Command::Tune(command) => commands::tune::run(&command),
+        Command::Serve(args) => commands::serve::serve(&args),
+        Command::Play(args) => commands::serve::play(&args),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Reporting: the one progress contract of every job ([`progress`]: events, and a reporter per
 //! audience), the adapter from the runner's game events to it ([`Reporter`]), the result
-//! tables and every plot ([`plots`]).
+//! tables and every plot ([`plots`]), and the self-contained report.html ([`html`]).
 
+pub mod html;
 pub mod plots;
 pub mod progress;
 

@@ -9,6 +9,7 @@ pub mod matches;
 pub mod notation;
 pub mod params;
 pub mod perft;
+pub mod serve;
 pub mod setup;
 pub mod sprt;
 pub mod spsa;

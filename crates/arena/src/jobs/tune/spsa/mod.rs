@@ -208,6 +208,7 @@ pub fn run(
 
     let theta = history.last().expect("non-empty").clone();
     spsa_svg(&dir.join("spsa.svg"), &spsa.params, &history)?;
+    crate::report::html::write_report(&dir)?;
     let limit_flag = match config.limit {
         LimitSpec::Depth(d) => format!("--depth {d}"),
         LimitSpec::Nodes(n) => format!("--nodes {n}"),

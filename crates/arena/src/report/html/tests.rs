@@ -1,0 +1,109 @@
+use super::*;
+use chuhan_engine::GameResult;
+
+fn game(index: u64, red: &str, black: &str, result: GameResult, termination: &str) -> PlayedGame {
+    PlayedGame {
+        pair: index / 2,
+        game: index,
+        pairing: 0,
+        opening: chuhan_engine::START_FEN.to_string(),
+        red: red.into(),
+        black: black.into(),
+        result,
+        termination: termination.into(),
+        plies: 2,
+        nodes: 10,
+        seconds: 0.1,
+        seed: 7,
+        moves: "h2e2 h9g7".into(),
+    }
+}
+
+#[test]
+fn page_is_self_contained_and_has_the_sections() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = vec![
+        game(0, "a", "b", GameResult::RedWins, "checkmate"),
+        game(1, "b", "a", GameResult::Draw, "repetition"),
+        game(2, "a", "b", GameResult::BlackWins, "crash"),
+    ];
+    let page = render(&dir, &games, &ReportOptions::default());
+    std::fs::remove_dir_all(&dir).ok();
+    for needle in [
+        "<h2>Summary</h2>",
+        "a vs b",
+        "1-1-1",
+        "Terminations",
+        "crash",
+        "Stat block",
+        "炮二平五",
+        "C2.5",
+        "H8+7",
+    ] {
+        assert!(page.contains(needle), "missing {needle}");
+    }
+    // Nothing that loads from elsewhere: no src= or href= to a URL, no stylesheet link.
+    for bad in ["src=", "<link", "http://", "https://"] {
+        let hits: Vec<_> = page
+            .match_indices(bad)
+            .map(|(i, _)| &page[i..(i + 60).min(page.len())])
+            .collect();
+        let allowed = hits.iter().all(|h| {
+            h.starts_with("http://www.w3.org/2000/svg") || h.contains("location.protocol")
+        });
+        assert!(allowed, "{bad}: {hits:?}");
+    }
+}
+
+#[test]
+fn bounded_set_keeps_failures_and_latest() {
+    let mut games: Vec<PlayedGame> = (0..1000)
+        .map(|i| game(i, "a", "b", GameResult::Draw, "move-limit"))
+        .collect();
+    games[3].termination = "timeout".into();
+    let chosen = games::select(&games, Some(10));
+    assert_eq!(chosen.len(), 10);
+    assert_eq!(chosen[0].game, 3);
+    assert_eq!(chosen[9].game, 999);
+    assert_eq!(games::select(&games, None).len(), 1000);
+}
+
+#[test]
+fn pgn_comments_follow_moves() {
+    let text = "[Event \"x\"]\n[Round \"0.1\"]\n\n1. H2-E2 {12/5 1000 0.10} H9-G7 {-3/5 900 0.09}\n2. H0-G2 1-0\n\n[Round \"0.2\"]\n\n1. C3-C4 {a\nb} *\n";
+    let c = pgn_comments(text);
+    assert_eq!(c["0.1"], vec!["12/5 1000 0.10", "-3/5 900 0.09", ""]);
+    assert_eq!(c["0.2"], vec!["a b"]);
+}
+
+#[test]
+fn large_runs_stay_under_the_cap() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long: Vec<&str> = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7".split(' ').collect();
+    let moves = long
+        .iter()
+        .cycle()
+        .take(6)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let games: Vec<PlayedGame> = (0..20_000)
+        .map(|i| PlayedGame {
+            moves: moves.clone(),
+            ..game(i, "a", "b", GameResult::Draw, "move-limit")
+        })
+        .collect();
+    let page = render(
+        &dir,
+        &games,
+        &ReportOptions {
+            max_games: None,
+            live: false,
+        },
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(page.len() < MAX_BYTES, "{} bytes", page.len());
+    assert!(page.contains("20000 games"));
+}
