@@ -190,7 +190,8 @@ impl PlayGames {
             return Err((409, "wait for the player's move before taking back".into()));
         }
         let mut moves = s.game.moves();
-        let human_first = s.human == Color::Red;
+        let start = Position::from_fen(&s.start_fen).expect("the start FEN parses");
+        let human_first = start.side_to_move() == s.human;
         // Drop moves until one of the person's is gone and it is the person's turn again.
         loop {
             if moves.is_empty() {
@@ -202,10 +203,7 @@ impl PlayGames {
                 break;
             }
         }
-        let mut game = Game::new(
-            Position::from_fen(&s.start_fen).expect("the start FEN parses"),
-            self.options.game,
-        );
+        let mut game = Game::new(start, self.options.game);
         for &mv in &moves {
             let _ = game.play(mv);
         }

@@ -28,7 +28,13 @@
     warn.textContent = bad.length ? 'Warning: ' + bad.map(function (t) { return XQ.name(selected) + t; }).join(', ') +
       ' would repeat the position with a perpetual check or chase, which the rules forbid.' : (st.message || '');
     var names = nota.value === 'zh' ? st.zh : nota.value === 'wxf' ? st.wxf : st.moves, html = [];
-    for (var i = 0; i < names.length; i++) html.push((i % 2 === 0 ? '<br>' + (i / 2 + 1) + '. ' : ' ') + '<span>' + names[i] + '</span>');
+    // A game from a FEN with Black to move numbers Black's first move "1. ...".
+    var off = st.start_fen.split(' ')[1] === 'b' ? 1 : 0;
+    if (off && names.length) html.push('<br>1. ...');
+    for (var i = 0; i < names.length; i++) {
+      var k = i + off;
+      html.push((k % 2 === 0 ? '<br>' + (k / 2 + 1) + '. ' : ' ') + '<span>' + names[i] + '</span>');
+    }
     list.innerHTML = html.join('');
     status.textContent = st.verdict ? 'Game over: ' + st.verdict : st.thinking ? st.player + ' is thinking...' :
       st.your_turn ? 'Your move (' + st.human + ')' : '';
@@ -38,7 +44,8 @@
     if (!st || !st.your_turn) return;
     var from = selected === null ? null : XQ.name(selected), to = XQ.name(s);
     if (from && st.legal[from] && st.legal[from].indexOf(to) >= 0) {
-      selected = null;
+      // No second move (and no stale "your move") while this one is on its way.
+      selected = null; st.your_turn = false; status.textContent = 'Sending ' + from + to + '...';
       api('POST', '/api/games/' + id + '/move', {uci: from + to}).then(function (j) {
         if (j._status !== 200) { st.message = j.error; render(); return; }
         st = j; render(); poll();

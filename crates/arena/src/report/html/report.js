@@ -18,8 +18,11 @@
     XQ.draw(svg, b, {last: ply > 0 ? g.uci[ply - 1] : null, flip: document.getElementById('flip').checked});
     var names = g[nota.value] && g[nota.value].length === g.uci.length ? g[nota.value] : g.uci;
     var html = [];
+    // An opening with Black to move numbers Black's first move "1. ...".
+    var off = g.opening.split(' ')[1] === 'b' ? 1 : 0;
+    if (off && names.length) html.push('<br>1. ... ');
     for (var j = 0; j < names.length; j++) {
-      if (j % 2 === 0) html.push('<br>' + (j / 2 + 1) + '. ');
+      if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + 1) + '. ');
       var sc = g.comments[j] ? ' {' + g.comments[j] + '}' : '';
       html.push('<span data-ply="' + (j + 1) + '"' + (j + 1 === ply ? ' class="cur"' : '') + '>' + names[j] + sc + '</span>');
     }
