@@ -96,6 +96,10 @@ pub struct PlayArgs {
     /// Folder the games are saved in as PGN (`game-<n>.pgn`).
     #[arg(long, default_value = "results/play")]
     pub save: PathBuf,
+    /// Do not open the page in the desktop's browser (it is opened only when a display is
+    /// set and `xdg-open` exists).
+    #[arg(long)]
+    pub no_open: bool,
     /// Limits, rules and port.
     #[command(flatten)]
     pub web: WebPlayArgs,

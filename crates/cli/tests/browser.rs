@@ -365,7 +365,15 @@ fn report_opens_offline_without_requests_and_steps_through_a_game() {
 /// `chuhan play` killed on drop; its port from the first line of its output.
 fn start_play(save: &Path) -> (Proc, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(["play", "--player", "random", "--port", "0", "--save"])
+        .args([
+            "play",
+            "--no-open",
+            "--player",
+            "random",
+            "--port",
+            "0",
+            "--save",
+        ])
         .arg(save)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

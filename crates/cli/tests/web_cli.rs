@@ -150,6 +150,7 @@ fn play_refuses_a_forbidden_repetition_and_saves_pgn() {
     let save = temp("web-play");
     let served = start(&[
         "play",
+        "--no-open",
         "--player",
         "random",
         "--port",

@@ -29,11 +29,22 @@ fn play_options(
     })
 }
 
-fn start(options: ServeOptions, page: &str) -> anyhow::Result<u8> {
+fn start(options: ServeOptions, page: &str, open: bool) -> anyhow::Result<u8> {
     let server = Server::bind(options)?;
-    outln!("listening on http://{}{page}", server.local_addr());
+    let url = format!("http://{}{page}", server.local_addr());
+    outln!("listening on {url}");
     // Tests and scripts read the address from the first line: do not leave it in a buffer.
     let _ = std::io::stdout().flush();
+    let display =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    if open && display {
+        // Best effort: without a desktop browser the printed address is enough.
+        let _ = std::process::Command::new("xdg-open")
+            .arg(&url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+    }
     server.run();
     Ok(EXIT_OK)
 }
@@ -49,7 +60,7 @@ pub fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
         port: args.web.port,
         play: play_options(&args.web, &args.player, Some(save))?,
     };
-    start(options, "/")
+    start(options, "/", false)
 }
 
 /// `chuhan play --player SPEC`.
@@ -59,5 +70,5 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<u8> {
         port: args.web.port,
         play: play_options(&args.web, &args.player, Some(args.save.clone()))?,
     };
-    start(options, "/play")
+    start(options, "/play", !args.no_open)
 }

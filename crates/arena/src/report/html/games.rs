@@ -92,7 +92,8 @@ pub fn render_all(fen: &str, uci: &[String]) -> (Vec<String>, Vec<String>) {
 }
 
 /// Picks at most `limit` games (all when `None`): failures first (up to a quarter of the
-/// limit), then the latest games; returned in game order.
+/// limit), then the first games by index; returned in game order. The set changes little as
+/// a run grows, so a live report renders each game's moves once.
 pub fn select(games: &[PlayedGame], limit: Option<usize>) -> Vec<&PlayedGame> {
     let mut sorted: Vec<&PlayedGame> = games.iter().collect();
     sorted.sort_by_key(|g| g.game);
@@ -108,7 +109,7 @@ pub fn select(games: &[PlayedGame], limit: Option<usize>) -> Vec<&PlayedGame> {
         .take(limit / 4)
         .copied()
         .collect();
-    for g in sorted.iter().rev() {
+    for g in &sorted {
         if chosen.len() >= limit {
             break;
         }
@@ -120,15 +121,26 @@ pub fn select(games: &[PlayedGame], limit: Option<usize>) -> Vec<&PlayedGame> {
     chosen
 }
 
-/// The browser's games with their comments.
+/// The browser's games with their comments; `comments` is called only when a game is not in
+/// `cache` (views made here are added to it).
 pub fn browser_games(
     games: &[PlayedGame],
     limit: Option<usize>,
-    comments: &HashMap<String, Vec<String>>,
+    comments: &mut dyn FnMut() -> HashMap<String, Vec<String>>,
+    cache: &mut HashMap<u64, GameView>,
 ) -> Vec<GameView> {
+    let mut loaded: Option<HashMap<String, Vec<String>>> = None;
     select(games, limit)
         .into_iter()
-        .map(|g| GameView::new(g, comment_for(comments, g)))
+        .map(|g| {
+            if let Some(v) = cache.get(&g.game) {
+                return v.clone();
+            }
+            let c = loaded.get_or_insert_with(&mut *comments);
+            let view = GameView::new(g, comment_for(c, g));
+            cache.insert(g.game, view.clone());
+            view
+        })
         .collect()
 }
 

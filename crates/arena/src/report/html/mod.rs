@@ -9,7 +9,7 @@
 //!   SVG plot, inlined;
 //! - a text stat block to paste into a commit message;
 //! - a game browser over a bounded set of games ([`DEFAULT_GAME_LIMIT`]: failures first, then
-//!   the latest), with moves in UCI, WXF and Chinese rendered here and the per-move comments of
+//!   the first games), with moves in UCI, WXF and Chinese rendered here and the per-move comments of
 //!   games.pgn when the folder has one.
 //!
 //! [`LiveReport`] rewrites the file while a run goes on, at most every few seconds, on the
@@ -23,6 +23,7 @@ pub mod play_page;
 pub use games::{browser_games, pgn_comments, GameView};
 
 use crate::play::runner::PlayedGame;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -111,7 +112,7 @@ pub fn read_games(dir: &Path) -> Result<Vec<PlayedGame>, HtmlError> {
 
 /// The page for the run folder `dir` with these games.
 pub fn render(dir: &Path, games: &[PlayedGame], options: &ReportOptions) -> String {
-    page::render(dir, games, options)
+    page::render(dir, games, options, &mut HashMap::new())
 }
 
 /// Writes `text` to `dir/report.html` through a temporary file and a rename.
@@ -144,19 +145,28 @@ pub struct LiveReport {
     last: Option<Instant>,
     dirty: bool,
     error: Option<HtmlError>,
+    /// The browser's games already rendered (their moves in every notation): a rewrite renders
+    /// only games new to the page.
+    views: HashMap<u64, GameView>,
 }
 
 impl LiveReport {
     /// A live report of the run folder `dir` (games.csv is read by the first write, so games
     /// of a resumed run are in from the start).
     pub fn new(dir: &Path) -> LiveReport {
+        LiveReport::with_interval(dir, LIVE_EVERY)
+    }
+
+    /// A live report rewritten at most every `every`.
+    pub fn with_interval(dir: &Path, every: Duration) -> LiveReport {
         LiveReport {
             dir: dir.to_path_buf(),
             games: Vec::new(),
-            every: LIVE_EVERY,
+            every,
             last: None,
             dirty: true,
             error: None,
+            views: HashMap::new(),
         }
     }
 
@@ -184,7 +194,11 @@ impl LiveReport {
             live,
             ..ReportOptions::default()
         };
-        let text = render(&self.dir, &self.games, &options);
+        if !live {
+            // The final page takes games.pgn's comments as they are now.
+            self.views.clear();
+        }
+        let text = page::render(&self.dir, &self.games, &options, &mut self.views);
         if let Err(e) = write_atomic(&self.dir, &text) {
             self.error.get_or_insert(e);
         }

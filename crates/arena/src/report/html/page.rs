@@ -165,8 +165,39 @@ fn sprt_numbers(sprt: &Sprt, t: &Tally) -> Option<(f64, f64, f64, String)> {
     ))
 }
 
-/// The text stat block of the run, to paste into a commit message.
-pub(crate) fn stat_block(name: &str, manifest: &toml::Value, pairs: &[(String, Tally)]) -> String {
+/// The run's own final table (summary.csv) as stat-block lines: it holds the numbers the job
+/// reported (for an SPRT, exactly the pairs up to the stopping pair).
+fn summary_lines(dir: &Path) -> String {
+    let Ok(mut reader) = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(dir.join("summary.csv"))
+    else {
+        return String::new();
+    };
+    let Ok(header) = reader.headers().cloned() else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for row in reader.records().filter_map(Result::ok).take(50) {
+        let mut cells = header.iter().zip(row.iter());
+        let first = cells.next().map_or(String::new(), |(_, v)| v.to_string());
+        let rest: Vec<String> = cells
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(out, "  {first}: {}", rest.join(", "));
+    }
+    out
+}
+
+/// The text stat block of the run, to paste into a commit message: summary.csv's rows when
+/// the job wrote it, then the numbers computed from games.csv.
+pub(crate) fn stat_block(
+    name: &str,
+    manifest: &toml::Value,
+    pairs: &[(String, Tally)],
+    final_table: &str,
+) -> String {
     let get = |k: &str| manifest.get(k).and_then(toml::Value::as_str).unwrap_or("?");
     let command = manifest
         .get("config")
@@ -184,6 +215,11 @@ pub(crate) fn stat_block(name: &str, manifest: &toml::Value, pairs: &[(String, T
             ""
         }
     );
+    if !final_table.is_empty() {
+        out.push_str("final (summary.csv):\n");
+        out.push_str(final_table);
+        out.push_str("from games.csv (every recorded game):\n");
+    }
     let sprt = manifest_sprt(manifest);
     for (label, t) in pairs {
         let _ = writeln!(
@@ -320,7 +356,12 @@ fn inline_svg(path: &Path) -> Option<String> {
 }
 
 /// The page.
-pub(super) fn render(dir: &Path, games: &[PlayedGame], options: &ReportOptions) -> String {
+pub(super) fn render(
+    dir: &Path,
+    games: &[PlayedGame],
+    options: &ReportOptions,
+    cache: &mut HashMap<u64, GameView>,
+) -> String {
     let name = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -514,11 +555,10 @@ pub(super) fn render(dir: &Path, games: &[PlayedGame], options: &ReportOptions) 
     let _ = write!(
         body,
         "<h2>Stat block</h2><pre id=\"statblock\">{}</pre>",
-        esc(&stat_block(&name, &manifest, &tallies))
+        esc(&stat_block(&name, &manifest, &tallies, &summary_lines(dir)))
     );
 
-    let comments = read_comments(dir);
-    let mut views = browser_games(games, options.max_games, &comments);
+    let mut views = browser_games(games, options.max_games, &mut || read_comments(dir), cache);
     let head = format!(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta name=\"chuhan-stamp\" content=\"{stamp}\"><title>{} - chuhan report</title><style>{STYLE}</style></head><body>",
         esc(&name)
@@ -574,7 +614,7 @@ fn assemble(
          <script type=\"application/json\" id=\"games-data\">{}</script><script>{BOARD_JS}</script><script>{REPORT_JS}</script></body></html>",
         views.len(),
         if views.len() < total {
-            " (failures and the latest; chuhan serve shows all)"
+            " (failures and the first games; chuhan serve shows all)"
         } else {
             ""
         },

@@ -57,15 +57,19 @@ fn page_is_self_contained_and_has_the_sections() {
 }
 
 #[test]
-fn bounded_set_keeps_failures_and_latest() {
+fn bounded_set_keeps_failures_and_the_first_games() {
     let mut games: Vec<PlayedGame> = (0..1000)
         .map(|i| game(i, "a", "b", GameResult::Draw, "move-limit"))
         .collect();
     games[3].termination = "timeout".into();
     let chosen = games::select(&games, Some(10));
     assert_eq!(chosen.len(), 10);
-    assert_eq!(chosen[0].game, 3);
-    assert_eq!(chosen[9].game, 999);
+    let indices: Vec<u64> = chosen.iter().map(|g| g.game).collect();
+    assert_eq!(indices, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    games[500].termination = "crash".into();
+    let chosen = games::select(&games, Some(10));
+    let indices: Vec<u64> = chosen.iter().map(|g| g.game).collect();
+    assert_eq!(indices, [0, 1, 2, 3, 4, 5, 6, 7, 8, 500]);
     assert_eq!(games::select(&games, None).len(), 1000);
 }
 
@@ -106,4 +110,28 @@ fn large_runs_stay_under_the_cap() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(page.len() < MAX_BYTES, "{} bytes", page.len());
     assert!(page.contains("20000 games"));
+}
+
+#[test]
+fn live_report_waits_for_its_interval_and_finishes_final() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let read = || std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // An interval no test run reaches: only the first tick may write.
+    let mut live = LiveReport::with_interval(&dir, Duration::from_secs(3600));
+    live.tick();
+    let first = read();
+    assert!(first.contains("0 games; <b>the run is going on</b>"));
+    live.on_game(&game(0, "a", "b", GameResult::RedWins, "checkmate"));
+    live.tick();
+    assert_eq!(read(), first, "rewritten before its interval");
+    live.finish().unwrap();
+    let last = read();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        last.contains("1 games; final"),
+        "{}",
+        &last[..400.min(last.len())]
+    );
+    assert!(!dir.join(".report.html.tmp").exists());
 }
