@@ -99,6 +99,12 @@ fn serve_lists_runs_and_never_leaves_the_folder() {
     let (status, all) = request(served.port, "GET", "/runs/run1/?all=1", "");
     assert_eq!(status, 200);
     assert!(all.contains("2 of 2 games"));
+    // The live page's reload check: the stamp of the report.html on disk.
+    let on_disk = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let (status, stamp) = request(served.port, "GET", "/runs/run1/?stamp=1", "");
+    assert_eq!(status, 200);
+    assert!(!stamp.is_empty());
+    assert!(on_disk.contains(&format!("name=\"chuhan-stamp\" content=\"{stamp}\"")));
     let (status, csv) = request(served.port, "GET", "/runs/run1/games.csv", "");
     assert_eq!(status, 200);
     assert!(csv.starts_with("pair,game"));
@@ -217,4 +223,22 @@ fn play_refuses_a_forbidden_repetition_and_saves_pgn() {
     let pgn = std::fs::read_to_string(save.join("game-1.pgn")).unwrap();
     let records = chuhan_engine::read_pgn(&pgn).unwrap();
     assert_eq!(records[0].moves.len(), 7);
+}
+
+#[test]
+fn bad_player_or_folder_is_a_usage_error() {
+    let (code, _, err) = common::chuhan(&[
+        "play",
+        "--no-open",
+        "--player",
+        "no-such-level",
+        "--port",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--player no-such-level"), "{err}");
+    let missing = temp("web-missing").join("absent");
+    let (code, _, err) = common::chuhan(&["serve", missing.to_str().unwrap(), "--port", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a folder"), "{err}");
 }

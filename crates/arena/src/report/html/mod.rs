@@ -141,6 +141,12 @@ pub fn write_report(dir: &Path) -> Result<PathBuf, HtmlError> {
 pub struct LiveReport {
     dir: PathBuf,
     games: Vec<PlayedGame>,
+    /// Where each game index is in `games`.
+    position: HashMap<u64, usize>,
+    /// Games other than failures that keep their moves: the lowest indices, the only ones
+    /// the bounded browser can pick; the others keep only what the summary needs, so a long
+    /// run does not hold every game's moves twice.
+    with_moves: std::collections::BTreeSet<u64>,
     every: Duration,
     last: Option<Instant>,
     dirty: bool,
@@ -162,6 +168,8 @@ impl LiveReport {
         LiveReport {
             dir: dir.to_path_buf(),
             games: Vec::new(),
+            position: HashMap::new(),
+            with_moves: std::collections::BTreeSet::new(),
             every,
             last: None,
             dirty: true,
@@ -172,10 +180,22 @@ impl LiveReport {
 
     /// Records one finished game (played now or loaded from an earlier run).
     pub fn on_game(&mut self, record: &PlayedGame) {
-        if let Some(i) = self.games.iter().rposition(|g| g.game == record.game) {
-            self.games[i] = record.clone();
-        } else {
-            self.games.push(record.clone());
+        match self.position.get(&record.game) {
+            Some(&i) => self.games[i] = record.clone(),
+            None => {
+                self.position.insert(record.game, self.games.len());
+                self.games.push(record.clone());
+            }
+        }
+        if !games::FAILURES.contains(&record.termination.as_str()) {
+            self.with_moves.insert(record.game);
+            if self.with_moves.len() > DEFAULT_GAME_LIMIT {
+                if let Some(last) = self.with_moves.pop_last() {
+                    let g = &mut self.games[self.position[&last]];
+                    g.moves = String::new();
+                    g.opening = String::new();
+                }
+            }
         }
         self.dirty = true;
     }
@@ -206,8 +226,10 @@ impl LiveReport {
         self.dirty = false;
     }
 
-    /// Writes the page one last time (not live) and reports the first write error, if any.
+    /// Writes the page one last time (not live), with every game as games.csv has it, and
+    /// reports the first error, if any.
     pub fn finish(mut self) -> Result<(), HtmlError> {
+        self.games = read_games(&self.dir)?;
         self.write(false);
         match self.error {
             Some(e) => Err(e),

@@ -74,6 +74,30 @@ fn bounded_set_keeps_failures_and_the_first_games() {
 }
 
 #[test]
+fn live_report_keeps_moves_only_for_games_it_can_show() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-mem-{}", std::process::id()));
+    let mut live = LiveReport::with_interval(&dir, Duration::from_secs(3600));
+    for i in (0..(DEFAULT_GAME_LIMIT as u64 + 100)).rev() {
+        let termination = if i == 250 { "crash" } else { "move-limit" };
+        live.on_game(&game(i, "a", "b", GameResult::Draw, termination));
+    }
+    let kept: Vec<u64> = live
+        .games
+        .iter()
+        .filter(|g| !g.moves.is_empty())
+        .map(|g| g.game)
+        .collect();
+    assert_eq!(kept.len(), DEFAULT_GAME_LIMIT + 1);
+    assert!(kept.contains(&250));
+    assert!(kept
+        .iter()
+        .all(|&i| i < DEFAULT_GAME_LIMIT as u64 || i == 250));
+    // What the browser picks all has its moves.
+    let chosen = games::select(&live.games, Some(DEFAULT_GAME_LIMIT));
+    assert!(chosen.iter().all(|g| !g.moves.is_empty()));
+}
+
+#[test]
 fn pgn_comments_follow_moves() {
     let text = "[Event \"x\"]\n[Round \"0.1\"]\n\n1. H2-E2 {12/5 1000 0.10} H9-G7 {-3/5 900 0.09}\n2. H0-G2 1-0\n\n[Round \"0.2\"]\n\n1. C3-C4 {a\nb} *\n";
     let c = pgn_comments(text);
@@ -122,9 +146,14 @@ fn live_report_waits_for_its_interval_and_finishes_final() {
     live.tick();
     let first = read();
     assert!(first.contains("0 games; <b>the run is going on</b>"));
-    live.on_game(&game(0, "a", "b", GameResult::RedWins, "checkmate"));
+    let record = game(0, "a", "b", GameResult::RedWins, "checkmate");
+    live.on_game(&record);
     live.tick();
     assert_eq!(read(), first, "rewritten before its interval");
+    // The final page is made from games.csv, as the run wrote it.
+    let mut w = csv::Writer::from_path(dir.join("games.csv")).unwrap();
+    w.serialize(&record).unwrap();
+    w.flush().unwrap();
     live.finish().unwrap();
     let last = read();
     std::fs::remove_dir_all(&dir).ok();
