@@ -47,10 +47,15 @@ fn start(args: &[&str]) -> Served {
 
 /// Sends a raw request (the path exactly as given) and returns (status, body).
 fn request(port: u16, method: &str, path: &str, body: &str) -> (u16, String) {
+    let headers = format!("Host: 127.0.0.1:{port}\r\nContent-Type: application/json");
+    request_with(port, method, path, &headers, body)
+}
+
+fn request_with(port: u16, method: &str, path: &str, headers: &str, body: &str) -> (u16, String) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     write!(
         s,
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\n{headers}\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -121,6 +126,16 @@ fn serve_lists_runs_and_never_leaves_the_folder() {
         assert!(status == 403 || status == 404, "{path}: {status}");
         assert!(!body.contains("outside"), "{path} leaked the file");
     }
+
+    // Another site's name (DNS rebinding) and a form POST (cross-site) are refused.
+    let (status, _) = request_with(served.port, "GET", "/", "Host: evil.example", "");
+    assert_eq!(status, 403);
+    let form = format!(
+        "Host: 127.0.0.1:{}\r\nContent-Type: text/plain",
+        served.port
+    );
+    let (status, _) = request_with(served.port, "POST", "/api/games", &form, "{}");
+    assert_eq!(status, 415);
 
     // Loopback only: the listener is bound to 127.0.0.1, not to every interface.
     let out = Command::new("ss").args(["-ltn"]).output();

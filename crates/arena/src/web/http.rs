@@ -22,6 +22,10 @@ pub struct Request {
     pub query: String,
     /// The body.
     pub body: Vec<u8>,
+    /// The `Host` header (empty when absent).
+    pub host: String,
+    /// The `Content-Type` header (empty when absent).
+    pub content_type: String,
 }
 
 /// A response.
@@ -75,6 +79,7 @@ fn reason(status: u16) -> &'static str {
         200 => "OK",
         400 => "Bad Request",
         403 => "Forbidden",
+        415 => "Unsupported Media Type",
         404 => "Not Found",
         405 => "Method Not Allowed",
         409 => "Conflict",
@@ -95,6 +100,8 @@ pub fn read_request(stream: &TcpStream) -> Option<Request> {
     let method = parts.next()?.to_string();
     let target = parts.next()?.to_string();
     let mut length = 0usize;
+    let mut host = String::new();
+    let mut content_type = String::new();
     let mut head = line.len();
     loop {
         let mut h = String::new();
@@ -110,8 +117,13 @@ pub fn read_request(stream: &TcpStream) -> Option<Request> {
             break;
         }
         if let Some((k, v)) = h.split_once(':') {
-            if k.trim().eq_ignore_ascii_case("content-length") {
+            let k = k.trim();
+            if k.eq_ignore_ascii_case("content-length") {
                 length = v.trim().parse().ok()?;
+            } else if k.eq_ignore_ascii_case("host") {
+                host = v.trim().to_string();
+            } else if k.eq_ignore_ascii_case("content-type") {
+                content_type = v.trim().to_ascii_lowercase();
             }
         }
     }
@@ -129,6 +141,8 @@ pub fn read_request(stream: &TcpStream) -> Option<Request> {
         path,
         query,
         body,
+        host,
+        content_type,
     })
 }
 

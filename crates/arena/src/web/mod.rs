@@ -314,9 +314,27 @@ fn api(state: &State, rest: &str, req: &Request) -> Response {
     }
 }
 
+/// Whether the request names this machine's loopback as its host: a page of another site
+/// that a DNS name rebound to 127.0.0.1 sends its own name and is refused.
+fn loopback_host(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((n, port)) if port.chars().all(|c| c.is_ascii_digit()) => n,
+        _ => host,
+    };
+    ["127.0.0.1", "localhost", "[::1]"].contains(&name)
+}
+
 /// Answers one request.
 fn handle(state: &State, req: &Request) -> Response {
     let path = req.path.as_str();
+    if !loopback_host(&req.host) {
+        return Response::error(403, "only requests for 127.0.0.1 or localhost are answered");
+    }
+    // Another site's page can send a form POST here but not a JSON one without a preflight,
+    // which this server never grants: games (and the engines they start) need JSON.
+    if req.method == "POST" && !req.content_type.starts_with("application/json") {
+        return Response::error(415, "send JSON (Content-Type: application/json)");
+    }
     if let Some(rest) = path.strip_prefix("/api/games") {
         return api(state, rest, req);
     }
@@ -350,6 +368,14 @@ mod tests {
         assert_eq!(safe_relative("a%2f..%2fx"), None);
         assert_eq!(safe_relative("a/%5c"), None);
         assert_eq!(safe_relative("%zz"), None);
+    }
+
+    #[test]
+    fn only_loopback_hosts() {
+        assert!(loopback_host("127.0.0.1:8080"));
+        assert!(loopback_host("localhost"));
+        assert!(!loopback_host("evil.example:8080"));
+        assert!(!loopback_host(""));
     }
 
     #[test]
