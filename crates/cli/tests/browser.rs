@@ -481,3 +481,73 @@ fn play_by_clicks_with_the_judge() {
     assert_eq!(state["verdict"], json!("1-0 checkmate"));
     browser.screenshot("play-mate.png");
 }
+
+/// `chuhan serve` killed on drop; its port from the first line of its output.
+fn start_serve(root: &Path) -> (Proc, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .arg("serve")
+        .arg(root)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let proc = Proc(child);
+    let port = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    (proc, port)
+}
+
+#[test]
+fn served_live_report_reloads_when_rewritten() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-live");
+    let _ = std::fs::remove_dir_all(&root);
+    let run = root.join("run");
+    let (code, _, err) = common::chuhan(&[
+        "match",
+        "--player",
+        "greedy",
+        "--player",
+        "random",
+        "--pairs",
+        "1",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The page as a running job writes it: marked live, with its stamp.
+    let page = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let stamp = page
+        .split("name=\"chuhan-stamp\" content=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .to_string();
+    let live = page.replace("\"live\":false", "\"live\":true");
+    assert_ne!(live, page);
+    std::fs::write(run.join("report.html"), &live).unwrap();
+    let (_serve, port) = start_serve(&root);
+    let browser = Browser::start("live");
+    browser.open(&format!("http://127.0.0.1:{port}/runs/run/"));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.js("window.chuhanMark = 1; return 0;");
+    // The job rewrites the page: the open page notices the new stamp and reloads itself.
+    let rewritten = live
+        .replace(&stamp, "rewritten-stamp")
+        .replace("<h1>run</h1>", "<h1>run rewritten</h1>");
+    std::fs::write(run.join("report.html"), rewritten).unwrap();
+    browser.wait(
+        "return document.querySelector('h1').textContent === 'run rewritten' && window.chuhanMark === undefined;",
+        "the reload",
+    );
+    browser.screenshot("live.png");
+}
