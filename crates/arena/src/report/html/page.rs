@@ -355,6 +355,19 @@ fn inline_svg(path: &Path) -> Option<String> {
     Some(text[start..].to_string())
 }
 
+/// A manifest value as short text: strings bare, tables as `key=value` pairs.
+fn plain_value(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Table(t) => t
+            .iter()
+            .map(|(k, v)| format!("{k}={}", plain_value(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => other.to_string(),
+    }
+}
+
 /// The page.
 pub(super) fn render(
     dir: &Path,
@@ -393,8 +406,8 @@ pub(super) fn render(
             body,
             "<p>job <b>{}</b>, seed {}, limit {}; chuhan {} commit {} (dirty {}), bench signature {}</p>",
             esc(config.get("command").and_then(toml::Value::as_str).unwrap_or("?")),
-            esc(&config.get("seed").map_or("?".to_string(), |v| v.to_string())),
-            esc(&config.get("limit").map_or("?".to_string(), |v| v.to_string())),
+            esc(&config.get("seed").map_or("?".to_string(), plain_value)),
+            esc(&config.get("limit").map_or("?".to_string(), plain_value)),
             esc(get("chuhan_version")),
             esc(get("git_commit")),
             esc(get("git_dirty")),
