@@ -136,6 +136,17 @@ pub fn write_report(dir: &Path) -> Result<PathBuf, HtmlError> {
     write_atomic(dir, &render(dir, &games, &ReportOptions::default()))
 }
 
+/// Writes `dir/report.html` from the folder's files marked as a run going on (jobs without
+/// games.csv rows to feed a [`LiveReport`], such as SPSA, call it now and then).
+pub fn write_live_report(dir: &Path) -> Result<PathBuf, HtmlError> {
+    let games = read_games(dir)?;
+    let options = ReportOptions {
+        live: true,
+        ..ReportOptions::default()
+    };
+    write_atomic(dir, &render(dir, &games, &options))
+}
+
 /// Keeps report.html of a running job up to date: fed every finished game, it rewrites the
 /// page when something changed and [`LIVE_EVERY`] has passed since the last write.
 pub struct LiveReport {

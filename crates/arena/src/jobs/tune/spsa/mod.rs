@@ -181,10 +181,16 @@ pub fn run(
     });
     let mut wdl = [0u64; 3];
     let start = Instant::now();
+    let mut last_report: Option<Instant> = None;
     let mut on_row = |row: &IterationRow| -> anyhow::Result<()> {
         writeln!(csv, "{}", csv_line(row))
             .and_then(|()| csv.flush())
             .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        if last_report.map_or(true, |t| t.elapsed() >= crate::report::html::LIVE_EVERY) {
+            // Best effort while running: the final report below reports a failure.
+            let _ = crate::report::html::write_live_report(&dir);
+            last_report = Some(Instant::now());
+        }
         wdl[0] += row.wins;
         wdl[1] += row.draws;
         wdl[2] += row.losses;
