@@ -14,6 +14,18 @@ if [ ! -x "$fairy" ]; then
   fi
 fi
 
+# The browser tests (crates/cli/tests/browser.rs) drive Debian's chromium through chromedriver;
+# the CJK font makes the screenshots' pieces and Chinese moves readable.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then
+  echo "test.sh: installing chromium, chromium-driver and fonts-wqy-zenhei (browser tests)" >&2
+  pkgs="chromium chromium-driver fonts-wqy-zenhei"
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+  fi
+fi
+
 # The UCI player tests play Fairy-Stockfish: require it here rather than skip.
 cargo test --workspace --locked
 

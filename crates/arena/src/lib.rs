@@ -5,7 +5,9 @@
 //! - [`play`]: players, limits, openings, one game, the schedule, the runner (which emits
 //!   events) and the results folders;
 //! - [`jobs`]: ladder, calibration, datagen and tuning (Texel, SPSA), built on `play`;
-//! - [`report`]: the reporters that turn events into progress output, tables and plots.
+//! - [`report`]: the reporters that turn events into progress output, tables, plots and
+//!   report.html;
+//! - [`web`]: the loopback web server of `chuhan serve` and `chuhan play`.
 //!
 //! Statistics ([`stats`], [`ratings`], [`curve`]) are pure numbers. The library holds no
 //! command-line types: the `chuhan` binary (crate `chuhan-cli`) parses arguments into the typed
@@ -18,6 +20,7 @@ pub mod play;
 pub mod ratings;
 pub mod report;
 pub mod stats;
+pub mod web;
 
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {

@@ -50,6 +50,63 @@ pub enum Command {
     Tune(TuneCommand),
     /// Check a UCI engine's protocol (uciok, options, isready in search, stop, time, perft).
     EngineCheck(EngineCheckArgs),
+    /// Serve run folders (reports updating live, every game) and play in a browser, on
+    /// 127.0.0.1 only.
+    Serve(ServeArgs),
+    /// Play a player in the browser: starts the web server on 127.0.0.1 and prints the page.
+    Play(PlayArgs),
+}
+
+/// How the browser games are played (`serve`, `play`).
+#[derive(Debug, Args)]
+pub struct WebPlayArgs {
+    /// Nodes per move of the player (default 10000).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move of the player.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Milliseconds per move of the player.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Repetition rules: `asian` or `check-only` (default asian).
+    #[arg(long)]
+    pub rules: Option<chuhan_engine::RuleSet>,
+    /// Port on 127.0.0.1 (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+}
+
+/// `chuhan serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The folder whose run folders are listed.
+    #[arg(default_value = "results")]
+    pub dir: PathBuf,
+    /// The opponent the play page offers first.
+    #[arg(long, default_value = "easy")]
+    pub player: String,
+    /// Limits, rules and port.
+    #[command(flatten)]
+    pub web: WebPlayArgs,
+}
+
+/// `chuhan play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The opponent: a level, `default`, an engine file or an external engine file.
+    #[arg(long, default_value = "easy")]
+    pub player: String,
+    /// Folder the games are saved in as PGN (`game-<n>.pgn`).
+    #[arg(long, default_value = "results/play")]
+    pub save: PathBuf,
+    /// Do not open the page in the desktop's browser (it is opened only when a display is
+    /// set and `xdg-open` exists).
+    #[arg(long)]
+    pub no_open: bool,
+    /// Limits, rules and port.
+    #[command(flatten)]
+    pub web: WebPlayArgs,
 }
 
 /// `chuhan engine-check`.

@@ -40,6 +40,8 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Notation(args) => commands::notation::run(&args),
         Command::Tune(command) => commands::tune::run(&command),
         Command::EngineCheck(args) => commands::engine_check::run(&args),
+        Command::Serve(args) => commands::serve::serve(&args),
+        Command::Play(args) => commands::serve::play(&args),
     }
 }
 

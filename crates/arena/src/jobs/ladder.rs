@@ -813,6 +813,7 @@ pub fn write_outputs_of(
         .with_context(|| format!("cannot write {}", dir.join("pairings.csv").display()))?;
     write_gaps_csv(dir, &analysis.gaps)?;
     crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &analysis.plot_points())?;
+    crate::report::html::write_report(dir)?;
     Ok(analysis)
 }
 

@@ -12,6 +12,7 @@ use crate::play::results::{
 };
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
+use crate::report::html::LiveReport;
 use crate::report::{Audience, Describe, Reporter};
 use anyhow::{bail, Context};
 use chuhan_engine::GameConfig;
@@ -273,6 +274,8 @@ pub fn execute(
     };
     let job = prepared.config.command.to_string();
     let mut reporter = Reporter::new(&job, labels, describe, audience);
+    // report.html is rewritten here, on the collecting thread, never on a game thread.
+    let mut live = LiveReport::new(dir.path());
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
     let outcome = std::thread::scope(|scope| {
@@ -291,9 +294,16 @@ pub fn execute(
                             write_error.get_or_insert(e);
                         }
                     }
+                    if let Event::GameFinished { record, .. } = &event {
+                        live.on_game(record);
+                    }
                     reporter.on_event(&event);
+                    live.tick();
                 }
-                Err(RecvTimeoutError::Timeout) => reporter.tick(),
+                Err(RecvTimeoutError::Timeout) => {
+                    reporter.tick();
+                    live.tick();
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
@@ -302,6 +312,7 @@ pub fn execute(
     if let Some(e) = write_error {
         return Err(e.into());
     }
+    live.finish()?;
     if let Some(e) = outcome.error {
         bail!(
             "the run stopped early: {e}; the games played so far are kept, continue with --resume"

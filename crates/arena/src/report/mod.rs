@@ -1,8 +1,9 @@
 //! Reporting: the one progress contract of every job ([`progress`]: events, and a reporter per
 //! audience), the adapter from the runner's game events to it ([`Reporter`]), the result
-//! tables, the stat block to paste into a commit message ([`statblock`]) and every plot
-//! ([`plots`]).
+//! tables, the stat block to paste into a commit message ([`statblock`]), every plot
+//! ([`plots`]), and the self-contained report.html ([`html`]).
 
+pub mod html;
 pub mod plots;
 pub mod progress;
 pub mod statblock;

@@ -97,6 +97,7 @@ pub fn write_and_print_summary(
     rows: &[Vec<String>],
 ) -> anyhow::Result<()> {
     finished.dir.write_summary(header, rows)?;
+    chuhan_arena::report::html::write_report(finished.dir.path())?;
     out!("{}", table(header, rows));
     outln!();
     out!(

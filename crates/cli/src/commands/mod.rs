@@ -13,6 +13,7 @@ pub mod notation;
 pub mod params;
 pub mod perft;
 pub mod perft_engine;
+pub mod serve;
 pub mod setup;
 pub mod sprt;
 pub mod spsa;

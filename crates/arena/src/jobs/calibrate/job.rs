@@ -343,6 +343,7 @@ pub fn run(
             log_x: knob == Knob::Nodes,
         },
     )?;
+    crate::report::html::write_report(dir)?;
     on_event(CalibrationEvent::Placed {
         values: &placed,
         specs: &specs,
@@ -351,6 +352,7 @@ pub fn run(
     // 3. Validate: adjacent calibrated levels against each other.
     if settings.names.len() < 2 {
         write_gaps_csv(dir, &fit.gaps)?;
+        crate::report::html::write_report(dir)?;
         return Ok(Vec::new());
     }
     let players: Vec<LadderPlayer> = settings
@@ -390,6 +392,7 @@ pub fn run(
     write(&dir.join("validation.csv"), &csv)?;
     // The calibration's own gaps.csv: the neighbour gaps of the calibrated levels.
     write_gaps_csv(dir, &check.gaps)?;
+    crate::report::html::write_report(dir)?;
     on_event(CalibrationEvent::Validated {
         analysis: &check,
         gaps: &gaps,

@@ -221,10 +221,16 @@ pub fn run(
     });
     let mut wdl = [0u64; 3];
     let start = Instant::now();
+    let mut last_report: Option<Instant> = None;
     let mut on_row = |row: &IterationRow| -> anyhow::Result<()> {
         writeln!(csv, "{}", csv_line(row))
             .and_then(|()| csv.flush())
             .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        if last_report.map_or(true, |t| t.elapsed() >= crate::report::html::LIVE_EVERY) {
+            // Best effort while running: the final report below reports a failure.
+            let _ = crate::report::html::write_live_report(&dir);
+            last_report = Some(Instant::now());
+        }
         wdl[0] += row.wins;
         wdl[1] += row.draws;
         wdl[2] += row.losses;
@@ -248,6 +254,7 @@ pub fn run(
 
     let theta = history.last().expect("non-empty").clone();
     spsa_svg(&dir.join("spsa.svg"), &spsa.params, &history)?;
+    crate::report::html::write_report(&dir)?;
     let limit_flag = match config.limit {
         LimitSpec::Depth(d) => format!("--depth {d}"),
         LimitSpec::Nodes(n) => format!("--nodes {n}"),

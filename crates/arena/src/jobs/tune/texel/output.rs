@@ -181,6 +181,7 @@ pub fn write_outputs(
         .with_context(|| format!("cannot write {}", toml_path.display()))?;
     write_csv(&dir.join("texel.csv"), &outcome.history)?;
     crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
+    crate::report::html::write_report(dir)?;
     let summary_path = dir.join("summary.txt");
     std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
         .with_context(|| format!("cannot write {}", summary_path.display()))?;

@@ -1,0 +1,253 @@
+//! `report.html`: one self-contained page per run folder (inline CSS, JavaScript and SVG; it
+//! makes no network request when opened from disk), built from what the folder holds:
+//!
+//! - the summary computed from games.csv (W-D-L, pentanomial bars, Elo and nElo with 95%
+//!   intervals, LOS, draw ratio), the SPRT's LLR against its bounds when the manifest has an
+//!   SPRT (a diagnostic: the verdict counts only the pairs up to the stopping pair), the
+//!   terminations, the engine failures and, with three or more players, the crosstable;
+//! - every CSV result table the job wrote (ratings, gaps, calibration, SPSA, Texel...) and every
+//!   SVG plot, inlined;
+//! - a text stat block to paste into a commit message;
+//! - a game browser over a bounded set of games ([`DEFAULT_GAME_LIMIT`]: failures first, then
+//!   the first games), with moves in UCI, WXF and Chinese rendered here and the per-move comments of
+//!   games.pgn when the folder has one.
+//!
+//! [`LiveReport`] rewrites the file while a run goes on, at most every few seconds, on the
+//! thread that collects results (never a game thread); every write goes to a temporary file
+//! renamed over the old one, so a reader never sees half a page.
+
+pub mod games;
+mod page;
+pub mod play_page;
+
+pub use games::{browser_games, pgn_comments, GameView};
+
+use crate::play::runner::PlayedGame;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Games embedded in report.html at most (`chuhan serve` offers every game).
+pub const DEFAULT_GAME_LIMIT: usize = 200;
+/// The page stays under this size: games are dropped until it does.
+pub const MAX_BYTES: usize = 5_000_000;
+/// How often a live report is rewritten at most.
+pub const LIVE_EVERY: Duration = Duration::from_secs(3);
+
+/// Why a report could not be read or written.
+#[derive(Debug, Error)]
+pub enum HtmlError {
+    /// A file of the run folder could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// report.html could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A row of games.csv does not parse.
+    #[error("{path} line {line}: {reason}")]
+    Row {
+        /// games.csv.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// What to put in the page.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// Games in the browser at most (`None`: all of them, for `chuhan serve`).
+    pub max_games: Option<usize>,
+    /// The run is still going: the page says so and, when served, reloads itself on change.
+    pub live: bool,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            max_games: Some(DEFAULT_GAME_LIMIT),
+            live: false,
+        }
+    }
+}
+
+/// Reads games.csv of a run folder (an absent file is no games; a truncated last line, a game
+/// being written, is skipped).
+pub fn read_games(dir: &Path) -> Result<Vec<PlayedGame>, HtmlError> {
+    let path = dir.join("games.csv");
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => return Err(HtmlError::Read { path, source }),
+    };
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &bytes[..=end],
+        None => &bytes[..0],
+    };
+    let mut out = Vec::new();
+    let mut reader = csv::ReaderBuilder::new().from_reader(complete);
+    for (i, row) in reader.deserialize::<PlayedGame>().enumerate() {
+        let row = row.map_err(|e| HtmlError::Row {
+            path: path.clone(),
+            line: i as u64 + 2,
+            reason: e.to_string(),
+        })?;
+        out.push(row);
+    }
+    Ok(out)
+}
+
+/// The page for the run folder `dir` with these games.
+pub fn render(dir: &Path, games: &[PlayedGame], options: &ReportOptions) -> String {
+    page::render(dir, games, options, &mut HashMap::new())
+}
+
+/// Writes `text` to `dir/report.html` through a temporary file and a rename.
+fn write_atomic(dir: &Path, text: &str) -> Result<PathBuf, HtmlError> {
+    let path = dir.join("report.html");
+    let tmp = dir.join(".report.html.tmp");
+    std::fs::write(&tmp, text).map_err(|source| HtmlError::Write {
+        path: tmp.clone(),
+        source,
+    })?;
+    std::fs::rename(&tmp, &path).map_err(|source| HtmlError::Write {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+/// Writes the final `dir/report.html` from the folder's files; returns its path.
+pub fn write_report(dir: &Path) -> Result<PathBuf, HtmlError> {
+    let games = read_games(dir)?;
+    write_atomic(dir, &render(dir, &games, &ReportOptions::default()))
+}
+
+/// Writes `dir/report.html` from the folder's files marked as a run going on (jobs without
+/// games.csv rows to feed a [`LiveReport`], such as SPSA, call it now and then).
+pub fn write_live_report(dir: &Path) -> Result<PathBuf, HtmlError> {
+    let games = read_games(dir)?;
+    let options = ReportOptions {
+        live: true,
+        ..ReportOptions::default()
+    };
+    write_atomic(dir, &render(dir, &games, &options))
+}
+
+/// Keeps report.html of a running job up to date: fed every finished game, it rewrites the
+/// page when something changed and [`LIVE_EVERY`] has passed since the last write.
+pub struct LiveReport {
+    dir: PathBuf,
+    games: Vec<PlayedGame>,
+    /// Where each game index is in `games`.
+    position: HashMap<u64, usize>,
+    /// Games other than failures that keep their moves: the lowest indices, the only ones
+    /// the bounded browser can pick; the others keep only what the summary needs, so a long
+    /// run does not hold every game's moves twice.
+    with_moves: std::collections::BTreeSet<u64>,
+    every: Duration,
+    last: Option<Instant>,
+    dirty: bool,
+    error: Option<HtmlError>,
+    /// The browser's games already rendered (their moves in every notation): a rewrite renders
+    /// only games new to the page.
+    views: HashMap<u64, GameView>,
+}
+
+impl LiveReport {
+    /// A live report of the run folder `dir` (games.csv is read by the first write, so games
+    /// of a resumed run are in from the start).
+    pub fn new(dir: &Path) -> LiveReport {
+        LiveReport::with_interval(dir, LIVE_EVERY)
+    }
+
+    /// A live report rewritten at most every `every`.
+    pub fn with_interval(dir: &Path, every: Duration) -> LiveReport {
+        LiveReport {
+            dir: dir.to_path_buf(),
+            games: Vec::new(),
+            position: HashMap::new(),
+            with_moves: std::collections::BTreeSet::new(),
+            every,
+            last: None,
+            dirty: true,
+            error: None,
+            views: HashMap::new(),
+        }
+    }
+
+    /// Records one finished game (played now or loaded from an earlier run).
+    pub fn on_game(&mut self, record: &PlayedGame) {
+        match self.position.get(&record.game) {
+            Some(&i) => self.games[i] = record.clone(),
+            None => {
+                self.position.insert(record.game, self.games.len());
+                self.games.push(record.clone());
+            }
+        }
+        if !games::FAILURES.contains(&record.termination.as_str()) {
+            self.with_moves.insert(record.game);
+            if self.with_moves.len() > DEFAULT_GAME_LIMIT {
+                if let Some(last) = self.with_moves.pop_last() {
+                    let g = &mut self.games[self.position[&last]];
+                    g.moves = String::new();
+                    g.opening = String::new();
+                }
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// Rewrites the page when due. A failure is kept for [`LiveReport::finish`] rather than
+    /// stopping the run.
+    pub fn tick(&mut self) {
+        let due = self.last.map_or(true, |t| t.elapsed() >= self.every);
+        if self.dirty && due {
+            self.write(true);
+        }
+    }
+
+    fn write(&mut self, live: bool) {
+        let options = ReportOptions {
+            live,
+            ..ReportOptions::default()
+        };
+        if !live {
+            // The final page takes games.pgn's comments as they are now.
+            self.views.clear();
+        }
+        let text = page::render(&self.dir, &self.games, &options, &mut self.views);
+        if let Err(e) = write_atomic(&self.dir, &text) {
+            self.error.get_or_insert(e);
+        }
+        self.last = Some(Instant::now());
+        self.dirty = false;
+    }
+
+    /// Writes the page one last time (not live), with every game as games.csv has it, and
+    /// reports the first error, if any.
+    pub fn finish(mut self) -> Result<(), HtmlError> {
+        self.games = read_games(&self.dir)?;
+        self.write(false);
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

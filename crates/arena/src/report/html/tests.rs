@@ -1,0 +1,167 @@
+use super::*;
+use chuhan_engine::GameResult;
+
+fn game(index: u64, red: &str, black: &str, result: GameResult, termination: &str) -> PlayedGame {
+    PlayedGame {
+        pair: index / 2,
+        game: index,
+        pairing: 0,
+        opening: chuhan_engine::START_FEN.to_string(),
+        red: red.into(),
+        black: black.into(),
+        result,
+        termination: termination.into(),
+        plies: 2,
+        nodes: 10,
+        seconds: 0.1,
+        seed: 7,
+        moves: "h2e2 h9g7".into(),
+        search: Vec::new(),
+    }
+}
+
+#[test]
+fn page_is_self_contained_and_has_the_sections() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = vec![
+        game(0, "a", "b", GameResult::RedWins, "checkmate"),
+        game(1, "b", "a", GameResult::Draw, "repetition"),
+        game(2, "a", "b", GameResult::BlackWins, "crash"),
+    ];
+    let page = render(&dir, &games, &ReportOptions::default());
+    std::fs::remove_dir_all(&dir).ok();
+    for needle in [
+        "<h2>Summary</h2>",
+        "a vs b",
+        "1-1-1",
+        "Terminations",
+        "crash",
+        "Stat block",
+        "炮二平五",
+        "C2.5",
+        "H8+7",
+    ] {
+        assert!(page.contains(needle), "missing {needle}");
+    }
+    // Nothing that loads from elsewhere: no src= or href= to a URL, no stylesheet link.
+    for bad in ["src=", "<link", "http://", "https://"] {
+        let hits: Vec<_> = page
+            .match_indices(bad)
+            .map(|(i, _)| &page[i..(i + 60).min(page.len())])
+            .collect();
+        let allowed = hits.iter().all(|h| {
+            h.starts_with("http://www.w3.org/2000/svg") || h.contains("location.protocol")
+        });
+        assert!(allowed, "{bad}: {hits:?}");
+    }
+}
+
+#[test]
+fn bounded_set_keeps_failures_and_the_first_games() {
+    let mut games: Vec<PlayedGame> = (0..1000)
+        .map(|i| game(i, "a", "b", GameResult::Draw, "move-limit"))
+        .collect();
+    games[3].termination = "timeout".into();
+    let chosen = games::select(&games, Some(10));
+    assert_eq!(chosen.len(), 10);
+    let indices: Vec<u64> = chosen.iter().map(|g| g.game).collect();
+    assert_eq!(indices, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    games[500].termination = "crash".into();
+    let chosen = games::select(&games, Some(10));
+    let indices: Vec<u64> = chosen.iter().map(|g| g.game).collect();
+    assert_eq!(indices, [0, 1, 2, 3, 4, 5, 6, 7, 8, 500]);
+    assert_eq!(games::select(&games, None).len(), 1000);
+}
+
+#[test]
+fn live_report_keeps_moves_only_for_games_it_can_show() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-mem-{}", std::process::id()));
+    let mut live = LiveReport::with_interval(&dir, Duration::from_secs(3600));
+    for i in (0..(DEFAULT_GAME_LIMIT as u64 + 100)).rev() {
+        let termination = if i == 250 { "crash" } else { "move-limit" };
+        live.on_game(&game(i, "a", "b", GameResult::Draw, termination));
+    }
+    let kept: Vec<u64> = live
+        .games
+        .iter()
+        .filter(|g| !g.moves.is_empty())
+        .map(|g| g.game)
+        .collect();
+    assert_eq!(kept.len(), DEFAULT_GAME_LIMIT + 1);
+    assert!(kept.contains(&250));
+    assert!(kept
+        .iter()
+        .all(|&i| i < DEFAULT_GAME_LIMIT as u64 || i == 250));
+    // What the browser picks all has its moves.
+    let chosen = games::select(&live.games, Some(DEFAULT_GAME_LIMIT));
+    assert!(chosen.iter().all(|g| !g.moves.is_empty()));
+}
+
+#[test]
+fn pgn_comments_follow_moves() {
+    let text = "[Event \"x\"]\n[Round \"0.1\"]\n\n1. H2-E2 {12/5 1000 0.10} H9-G7 {-3/5 900 0.09}\n2. H0-G2 1-0\n\n[Round \"0.2\"]\n\n1. C3-C4 {a\nb} *\n";
+    let c = pgn_comments(text);
+    assert_eq!(c["0.1"], vec!["12/5 1000 0.10", "-3/5 900 0.09", ""]);
+    assert_eq!(c["0.2"], vec!["a b"]);
+}
+
+#[test]
+fn large_runs_stay_under_the_cap() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long: Vec<&str> = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7".split(' ').collect();
+    let moves = long
+        .iter()
+        .cycle()
+        .take(6)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let games: Vec<PlayedGame> = (0..20_000)
+        .map(|i| PlayedGame {
+            moves: moves.clone(),
+            ..game(i, "a", "b", GameResult::Draw, "move-limit")
+        })
+        .collect();
+    let page = render(
+        &dir,
+        &games,
+        &ReportOptions {
+            max_games: None,
+            live: false,
+        },
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(page.len() < MAX_BYTES, "{} bytes", page.len());
+    assert!(page.contains("20000 games"));
+}
+
+#[test]
+fn live_report_waits_for_its_interval_and_finishes_final() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let read = || std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // An interval no test run reaches: only the first tick may write.
+    let mut live = LiveReport::with_interval(&dir, Duration::from_secs(3600));
+    live.tick();
+    let first = read();
+    assert!(first.contains("0 games; <b>the run is going on</b>"));
+    let record = game(0, "a", "b", GameResult::RedWins, "checkmate");
+    live.on_game(&record);
+    live.tick();
+    assert_eq!(read(), first, "rewritten before its interval");
+    // The final page is made from games.csv, as the run wrote it.
+    let mut w = csv::Writer::from_path(dir.join("games.csv")).unwrap();
+    w.serialize(&record).unwrap();
+    w.flush().unwrap();
+    live.finish().unwrap();
+    let last = read();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        last.contains("1 games; final"),
+        "{}",
+        &last[..400.min(last.len())]
+    );
+    assert!(!dir.join(".report.html.tmp").exists());
+}

@@ -1,0 +1,74 @@
+//! `chuhan serve` and `chuhan play`: the arena's loopback web server (chuhan_arena::web).
+
+use crate::args::{PlayArgs, ServeArgs, WebPlayArgs};
+use crate::EXIT_OK;
+use chuhan_arena::play::limits::LimitSpec;
+use chuhan_arena::play::player::resolve_player;
+use chuhan_arena::web::play::PlayOptions;
+use chuhan_arena::web::{ServeOptions, Server};
+use chuhan_engine::GameConfig;
+use std::io::Write;
+use std::path::PathBuf;
+
+fn play_options(
+    web: &WebPlayArgs,
+    player: &str,
+    save_dir: Option<PathBuf>,
+) -> anyhow::Result<PlayOptions> {
+    let limit = LimitSpec::from_options(web.nodes, web.depth, web.movetime, None)?;
+    // A misspelt player is a usage error now, not a failed request in the page later.
+    resolve_player(player).map_err(|e| anyhow::anyhow!("--player {player}: {e}"))?;
+    Ok(PlayOptions {
+        limit,
+        game: GameConfig {
+            rules: web.rules.unwrap_or_default(),
+            ..GameConfig::default()
+        },
+        save_dir,
+        default_player: player.to_string(),
+    })
+}
+
+fn start(options: ServeOptions, page: &str, open: bool) -> anyhow::Result<u8> {
+    let server = Server::bind(options)?;
+    let url = format!("http://{}{page}", server.local_addr());
+    outln!("listening on {url}");
+    // Tests and scripts read the address from the first line: do not leave it in a buffer.
+    let _ = std::io::stdout().flush();
+    let display =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    if open && display {
+        // Best effort: without a desktop browser the printed address is enough.
+        let _ = std::process::Command::new("xdg-open")
+            .arg(&url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+    }
+    server.run();
+    Ok(EXIT_OK)
+}
+
+/// `chuhan serve [DIR]`.
+pub fn serve(args: &ServeArgs) -> anyhow::Result<u8> {
+    if !args.dir.is_dir() {
+        anyhow::bail!("{} is not a folder", args.dir.display());
+    }
+    let save = args.dir.join("play");
+    let options = ServeOptions {
+        root: Some(args.dir.clone()),
+        port: args.web.port,
+        play: play_options(&args.web, &args.player, Some(save))?,
+    };
+    start(options, "/", false)
+}
+
+/// `chuhan play --player SPEC`.
+pub fn play(args: &PlayArgs) -> anyhow::Result<u8> {
+    let options = ServeOptions {
+        root: None,
+        port: args.web.port,
+        play: play_options(&args.web, &args.player, Some(args.save.clone()))?,
+    };
+    start(options, "/play", !args.no_open)
+}
