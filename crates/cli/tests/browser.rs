@@ -350,6 +350,11 @@ fn report_opens_offline_without_requests_and_steps_through_a_game() {
         json!(false)
     );
     assert_eq!(browser.text("#moves span.cur"), uci[2]);
+    // The run wrote games.pgn, so every move shows its comment from there.
+    assert_eq!(
+        browser.js("return document.querySelectorAll('#moves small.score').length;"),
+        json!(uci.len())
+    );
     // Chinese notation: the precomputed strings.
     browser.js("var s = document.getElementById('notation'); s.value = 'zh'; s.dispatchEvent(new Event('change')); return 0;");
     let zh = game["zh"][2].as_str().unwrap();

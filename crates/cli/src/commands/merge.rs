@@ -32,6 +32,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         .out
         .as_deref()
         .expect("clap requires --out without --check");
+    // One writer per folder: a second merge (or any run) into the same --out is refused.
+    let _lock = chuhan_arena::play::setup::lock_new(out)?;
     let merged = set.merged()?;
     let dir = write_folder(&set, &merged, out)?;
     let games = merged.records.len();

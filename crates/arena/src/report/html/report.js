@@ -23,8 +23,9 @@
     if (off && names.length) html.push('<br>1. ... ');
     for (var j = 0; j < names.length; j++) {
       if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + 1) + '. ');
-      var sc = g.comments[j] ? ' {' + g.comments[j] + '}' : '';
-      html.push('<span data-ply="' + (j + 1) + '"' + (j + 1 === ply ? ' class="cur"' : '') + '>' + names[j] + sc + '</span>');
+      // The comment beside the move, not inside it: the move's own element holds the move alone.
+      var sc = g.comments[j] ? '<small class="score"> {' + g.comments[j] + '}</small>' : '';
+      html.push('<span data-ply="' + (j + 1) + '"' + (j + 1 === ply ? ' class="cur"' : '') + '>' + names[j] + '</span>' + sc);
     }
     list.innerHTML = html.join('');
     list.querySelectorAll('span').forEach(function (el) {
