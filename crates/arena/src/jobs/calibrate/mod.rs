@@ -5,7 +5,10 @@
 
 pub mod job;
 
-pub use job::{run, CalibrateSettings, CalibrationEvent, GapCheck};
+pub use job::{
+    gap_passes, run, CalibrateSettings, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop,
+    DEFAULT_TOLERANCE,
+};
 
 use crate::curve::{CurveError, CurvePoint, IsotonicFit};
 use anyhow::{anyhow, bail};
