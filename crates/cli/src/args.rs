@@ -478,10 +478,13 @@ pub struct DatagenArgs {
 /// `chuhan calibrate`.
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
-    /// The knob that moves: nodes, depth, margin or random_rate.
+    /// The knob that moves: nodes, depth, margin or random_rate (the built-in engine); go-nodes,
+    /// go-depth, movetime (ms) or option:<UCI option>, e.g. "option:Skill Level" (an external
+    /// engine file as --base: the levels are written as engine files).
     #[arg(long)]
     pub knob: Option<String>,
-    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides).
+    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides;
+    /// an external engine file for go-nodes, go-depth, movetime and option:<name>).
     #[arg(long, default_value = "default")]
     pub base: String,
     /// Knob settings, weakest first, comma-separated (default: a grid for the knob).

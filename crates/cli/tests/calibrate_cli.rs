@@ -285,3 +285,143 @@ fn a_calibration_stops_when_every_validated_gap_is_precise() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--precision"), "{stderr}");
 }
+
+/// `chuhan uci` as an external engine (`{chuhan}` is this binary).
+const CHUHAN_UCI: &str = r#"
+name = "chuhan-uci"
+[uci]
+command = "{chuhan}"
+args = ["uci"]
+[uci.options]
+Hash = 16
+"#;
+
+/// Result and moves of each game (what the engines played, not the node counts they report).
+fn results_and_moves(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{},{},{},{}", f[0], f[1], f[5], f[11])
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn an_external_engine_is_calibrated_by_go_nodes_and_its_levels_are_engine_files() {
+    let base = temp("external");
+    std::fs::create_dir_all(&base).unwrap();
+    let engine = base.join("chuhan-uci.toml");
+    std::fs::write(&engine, CHUHAN_UCI).unwrap();
+    let out = base.join("ext");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "go-nodes",
+        "--base",
+        engine.to_str().unwrap(),
+        "--grid",
+        "40,150,600",
+        "--targets",
+        "0,200",
+        "--names",
+        "weak,strong",
+        "--pairs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("levels written as engine files"),
+        "{stdout}"
+    );
+    // The same engine in process with the same node budgets plays the same games: the go
+    // limits reach the engine.
+    let inproc = base.join("inproc");
+    let (code, _, stderr) = calibrate(&inproc, &["--pairs", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        results_and_moves(&out.join("grid")),
+        results_and_moves(&inproc.join("grid"))
+    );
+    // Each level is an engine file with its go_nodes, and the validation played those files.
+    let levels = chuhan_arena::play::config::parse_levels(
+        &std::fs::read_to_string(inproc.join("levels.toml")).unwrap(),
+        "levels.toml",
+    )
+    .unwrap();
+    for (name, level) in ["weak", "strong"].iter().zip(&levels) {
+        let file = out.join("levels").join(format!("{name}.toml"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let nodes = level.nodes.unwrap();
+        assert!(text.contains(&format!("go_nodes = {nodes}")), "{text}");
+        assert!(
+            text.contains("Hash = 16") && text.contains("[uci]"),
+            "{text}"
+        );
+        let manifest = std::fs::read_to_string(out.join("validate/manifest.toml")).unwrap();
+        assert!(
+            manifest.contains(&file.file_name().unwrap().to_string_lossy().to_string()),
+            "{manifest}"
+        );
+    }
+    assert_eq!(
+        results_and_moves(&out.join("validate")),
+        results_and_moves(&inproc.join("validate"))
+    );
+
+    // Knobs and bases of the other kind are refused, naming both.
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "nodes",
+        "--base",
+        engine.to_str().unwrap(),
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad1").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--knob nodes moves the built-in engine"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        "default",
+        "--grid",
+        "0,5,10",
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad2").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--knob option:Skill Level moves an external engine"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        engine.to_str().unwrap(),
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad3").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("give --grid"), "{stderr}");
+}

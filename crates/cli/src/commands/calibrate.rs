@@ -19,7 +19,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
             (s, dir)
         }
     };
-    let knob = settings.knob;
+    let knob = settings.knob.clone();
     let mut on_event = |event: CalibrationEvent| match event {
         CalibrationEvent::Grid(fit) => {
             outln!("grid ({} {}):", knob.key(), settings.base);
@@ -31,7 +31,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         CalibrationEvent::Placed { values, specs } => outln!(
             "{}",
             table(
-                &["level", "target", knob.key(), "spec"],
+                &["level", "target", &knob.key(), "spec"],
                 &settings
                     .names
                     .iter()
@@ -105,7 +105,12 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         outln!(
             "--max-time spent by the grid stage: levels placed in {}, not yet validated; \
              continue with chuhan calibrate --resume {}",
-            dir.join("levels.toml").display(),
+            dir.join(if settings.knob.is_external() {
+                "levels"
+            } else {
+                "levels.toml"
+            })
+            .display(),
             dir.display()
         );
         return Ok(if args.strict { EXIT_FAIL } else { EXIT_OK });
@@ -119,11 +124,19 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         );
         return Ok(EXIT_FAIL);
     }
-    outln!(
-        "levels written to {}; results in {}",
-        dir.join("levels.toml").display(),
-        dir.display()
-    );
+    if settings.knob.is_external() {
+        outln!(
+            "levels written as engine files to {}; results in {}",
+            dir.join("levels").display(),
+            dir.display()
+        );
+    } else {
+        outln!(
+            "levels written to {}; results in {}",
+            dir.join("levels.toml").display(),
+            dir.display()
+        );
+    }
     Ok(EXIT_OK)
 }
 
@@ -132,7 +145,12 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
     let knob: Knob = args
         .knob
         .as_deref()
-        .ok_or_else(|| anyhow!("give --knob nodes|depth|margin|random_rate"))?
+        .ok_or_else(|| {
+            anyhow!(
+                "give --knob nodes|depth|margin|random_rate (an external engine: go-nodes, \
+                 go-depth, movetime or option:<name>)"
+            )
+        })?
         .parse()
         .map_err(|e: String| anyhow!("--knob: {e}"))?;
     let grid = match &args.grid {

@@ -13,13 +13,15 @@
 //! A validated gap passes only when its 95% interval lies within the target gap ± the tolerance
 //! ([`gap_passes`]): a wide interval that merely contains the target is not a pass.
 
-use super::{levels_toml, Calibration, Knob};
+use super::{levels_toml, Calibration, ExternalKnob, Knob};
 use crate::jobs::ladder::adaptive::{parse_duration, run_to_precision, AdaptiveStop, Precision};
 use crate::jobs::ladder::{
     fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
     LadderPlan, LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
+use crate::play::player::external_knobs::engine_file_with;
+use crate::play::player::{resolve_player, PlayerSpec};
 use crate::play::results::{default_out_dir, today, ResultsDir, RunKind};
 use crate::play::setup::Destination;
 use crate::ratings::Bound;
@@ -142,20 +144,36 @@ impl CalibrateSettings {
                 self.stage_precision(p, 1).check(self.names.len() - 1)?;
             }
         }
-        if self.base.contains(':')
-            && self.base.split(':').nth(1).is_some_and(|m| {
-                m.split(',')
-                    .any(|kv| kv.trim().starts_with(&format!("{}=", self.knob.key())))
-            })
-        {
-            bail!(
-                "--base already sets {}; the calibration moves it",
-                self.knob.key()
-            );
+        if let Some((_, mods)) = self.base.split_once(':') {
+            let key = self.knob.key();
+            if mods
+                .split(',')
+                .filter_map(|kv| kv.split_once('='))
+                .any(|(k, _)| k.trim() == key)
+            {
+                bail!("--base already sets {key}; the calibration moves it");
+            }
+        }
+        let base =
+            resolve_player(&self.base).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+        match (&base, self.knob.is_external()) {
+            (PlayerSpec::External(_), true) | (PlayerSpec::Engine(_), false) => {}
+            (_, true) => bail!(
+                "--knob {} moves an external engine: --base must be an engine file with a \
+                 [uci] table, not '{}'",
+                self.knob.key(),
+                self.base
+            ),
+            (_, false) => bail!(
+                "--knob {} moves the built-in engine: --base must be default, a level or a \
+                 built-in engine file, not '{}' (an external engine takes go-nodes, go-depth, \
+                 movetime or option:<name>)",
+                self.knob.key(),
+                self.base
+            ),
         }
         for v in &self.grid {
-            resolve_engine(&self.spec(*v), &builtin_levels())
-                .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            resolve_player(&self.spec(*v)).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
         }
         Ok(())
     }
@@ -193,6 +211,46 @@ impl CalibrateSettings {
             max_time: None,
             first_pairs,
         }
+    }
+
+    /// The engine file of an external engine level at knob value `value`: the base engine file
+    /// with the base's own overrides and the knob set (see [`engine_file_with`]), headed by a
+    /// comment saying how it was calibrated.
+    pub fn engine_file(&self, value: f64) -> anyhow::Result<String> {
+        let Knob::External(knob) = &self.knob else {
+            bail!(
+                "--knob {} is not a knob of an external engine",
+                self.knob.key()
+            );
+        };
+        let (path, mods) = match self.base.split_once(':') {
+            Some((p, m)) => (p.trim(), m),
+            None => (self.base.trim(), ""),
+        };
+        let mut text =
+            std::fs::read_to_string(path).with_context(|| format!("--base: cannot read {path}"))?;
+        let Some(resolved) = crate::play::player::uci::load_external(Path::new(path))? else {
+            bail!("--base {path} is not an external engine file (no [uci] table)");
+        };
+        for item in mods.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--base: '{item}' is not key=value"))?;
+            let other = ExternalKnob::parse(k)
+                .ok_or_else(|| anyhow!("--base: '{}' is not an external engine knob", k.trim()))?;
+            text = engine_file_with(&text, &resolved, &other, v.trim());
+        }
+        text = engine_file_with(&text, &resolved, knob, &self.knob.format(value));
+        Ok(format!(
+            "# Calibrated by `chuhan calibrate` on {}: {} = {} (base {}, grid {:?}, targets {:?}).\n\
+             # Recalibrate whenever the engine changes.\n{text}",
+            today(),
+            self.knob.key(),
+            self.knob.format(value),
+            self.base,
+            self.grid,
+            self.targets
+        ))
     }
 
     /// The levels file of the placed levels (their `specs`, in target order),
@@ -334,6 +392,19 @@ pub fn curve_points(grid: &[f64], fit: &Analysis) -> Vec<(f64, f64, f64)> {
 
 /// Standard error given to a grid point whose interval is one-sided.
 const ONE_SIDED_SE: f64 = 200.0;
+
+/// A level name as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
@@ -485,11 +556,35 @@ pub fn run(
     }
 
     // 2. Fit the curve and place the levels.
-    let cal =
-        Calibration::fit(*knob, &measured).map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
+    let cal = Calibration::fit(knob.clone(), &measured)
+        .map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
     let placed = cal.place(&settings.targets)?;
-    let specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
-    write(&dir.join("levels.toml"), &settings.levels_file(&specs)?)?;
+    let mut specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
+    let mut files = Vec::new();
+    if settings.knob.is_external() {
+        // The levels as engine files; the validation plays these files, so what is checked is
+        // what was written.
+        let folder = dir.join("levels");
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        for (name, &v) in settings.names.iter().zip(&placed) {
+            let path = folder.join(format!("{}.toml", file_stem(name)));
+            write(&path, &settings.engine_file(v)?)?;
+            files.push(path);
+        }
+        // Absolute, so that a resumed calibration finds them from any folder.
+        specs = files
+            .iter()
+            .map(|p| {
+                std::path::absolute(p)
+                    .unwrap_or_else(|_| p.clone())
+                    .display()
+                    .to_string()
+            })
+            .collect();
+    } else {
+        write(&dir.join("levels.toml"), &settings.levels_file(&specs)?)?;
+    }
     // An infinite Elo and an open side are empty fields, as in ratings.csv.
     let mut csv = String::from("knob_value,elo,elo_lo95,elo_hi95\n");
     for (v, p) in settings.grid.iter().zip(&fit.players) {
@@ -513,7 +608,7 @@ pub fn run(
         &dir.join("calibration.svg"),
         &crate::report::plots::CurvePlot {
             title: &format!("Elo by {} ({})", knob.key(), settings.base),
-            x_label: knob.key(),
+            x_label: &knob.key(),
             points: &points,
             curve: &cal.samples(8),
             chosen: &chosen,

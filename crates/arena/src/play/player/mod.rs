@@ -4,6 +4,7 @@
 //! and `greedy`, for testing the harness without a search) and [`uci`] (external engines).
 
 pub mod builtin;
+pub mod external_knobs;
 pub mod simple;
 pub mod spec;
 pub mod uci;
