@@ -425,3 +425,62 @@ fn an_external_engine_is_calibrated_by_go_nodes_and_its_levels_are_engine_files(
     assert_eq!(code, 2);
     assert!(stderr.contains("give --grid"), "{stderr}");
 }
+
+#[test]
+fn fairy_stockfish_is_calibrated_by_its_skill_level_at_a_node_limit() {
+    // Like uci_players.rs, this never skips: scripts/test.sh installs Fairy-Stockfish.
+    let engine = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/engines/fairy-stockfish.toml"
+    );
+    let out = temp("fairy");
+    let base = format!("{engine}:go-nodes=500");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        &base,
+        "--grid",
+        "0,10,20",
+        "--targets",
+        "0,100",
+        "--names",
+        "fs-a,fs-b",
+        "--pairs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The placed Skill Level of each level, from the placement table, is in its engine file,
+    // with the base's node limit and the file's own options before it.
+    for name in ["fs-a", "fs-b"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no placement row for {name} in\n{stdout}"));
+        let skill: i64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!((0..=20).contains(&skill), "{row}");
+        let text =
+            std::fs::read_to_string(out.join("levels").join(format!("{name}.toml"))).unwrap();
+        assert!(
+            text.contains(&format!("\"Skill Level\" = {skill}")),
+            "{text}"
+        );
+        assert!(text.contains("go_nodes = 500"), "{text}");
+        assert!(
+            text.find("UCI_Variant").unwrap() < text.find("Skill Level\" =").unwrap(),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("validate/games.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        5,
+        "2 pairs of validation games"
+    );
+}
