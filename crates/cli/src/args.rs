@@ -602,10 +602,13 @@ pub struct DatagenArgs {
 /// `chuhan calibrate`.
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
-    /// The knob that moves: nodes, depth, margin or random_rate.
+    /// The knob that moves: nodes, depth, margin or random_rate (the built-in engine); go-nodes,
+    /// go-depth, movetime (ms) or option:<UCI option>, e.g. "option:Skill Level" (an external
+    /// engine file as --base: the levels are written as engine files).
     #[arg(long)]
     pub knob: Option<String>,
-    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides).
+    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides;
+    /// an external engine file for go-nodes, go-depth, movetime and option:<name>).
     #[arg(long, default_value = "default")]
     pub base: String,
     /// Knob settings, weakest first, comma-separated (default: a grid for the knob).
@@ -641,9 +644,29 @@ pub struct CalibrateArgs {
     /// Continue an interrupted calibration in this folder (settings come from it).
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// Exit 1 when a validated gap misses its target interval.
+    /// Exit 1 when a validated gap does not pass: its 95% interval is not within target ±
+    /// --tolerance.
     #[arg(long)]
     pub strict: bool,
+    /// A validated gap passes when its 95% interval lies within the target gap ± this many Elo.
+    #[arg(long, default_value_t = 50.0)]
+    pub tolerance: f64,
+    /// Play each stage in rounds until every neighbour gap's 95% half-width is at most this many
+    /// Elo (the grid's gaps and the validated gaps; the first round plays --pairs and
+    /// --validate-pairs per pairing). Reproducible at any --concurrency; --resume continues the
+    /// round it was in.
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// With --precision: the grid stage's own target half-width (default: --precision).
+    #[arg(long)]
+    pub grid_precision: Option<f64>,
+    /// With --precision: at most this many games in each stage.
+    #[arg(long)]
+    pub max_games: Option<u64>,
+    /// With --precision: wall-time budget of this session (e.g. 30m, 1h), the grid first, the
+    /// validation with what is left. Not reproducible: a busier machine plays fewer games.
+    #[arg(long)]
+    pub max_time: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

@@ -24,7 +24,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
             (s, dir, lock)
         }
     };
-    let knob = settings.knob;
+    let knob = settings.knob.clone();
     let mut on_event = |event: CalibrationEvent| match event {
         CalibrationEvent::Grid(fit) => {
             outln!("grid ({} {}):", knob.key(), settings.base);
@@ -36,7 +36,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         CalibrationEvent::Placed { values, specs } => outln!(
             "{}",
             table(
-                &["level", "target", knob.key(), "spec"],
+                &["level", "target", &knob.key(), "spec"],
                 &settings
                     .names
                     .iter()
@@ -47,6 +47,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                     .collect::<Vec<_>>()
             )
         ),
+        CalibrationEvent::Stopped(stop) => outln!("{} stage: {}", stop.stage, stop.text),
         CalibrationEvent::Validated { analysis, gaps } => {
             let rows: Vec<Vec<String>> = gaps
                 .iter()
@@ -57,46 +58,90 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                         signed(c.target),
                         g.elo_text(),
                         g.interval.to_string(),
+                        g.half_width_text(),
+                        format!(
+                            "[{}, {}]",
+                            signed(c.target - c.tolerance),
+                            signed(c.target + c.tolerance)
+                        ),
                         if c.pass { "pass" } else { "FAIL" }.to_string(),
                     ]
                 })
                 .collect();
-            outln!(
-                "validation (adjacent levels, {} pairs each):",
-                settings.validate_pairs
-            );
+            match settings.precision {
+                Some(p) => outln!("validation (adjacent levels, played to ±{p:.0} Elo):"),
+                None => outln!(
+                    "validation (adjacent levels, {} pairs each):",
+                    settings.validate_pairs
+                ),
+            }
             outln!(
                 "{}",
                 table(
-                    &["levels", "target", "measured", "95% interval", "check"],
+                    &[
+                        "levels",
+                        "target",
+                        "measured",
+                        "95% interval",
+                        "half-width",
+                        "must lie within",
+                        "check"
+                    ],
                     &rows
                 )
+            );
+            outln!(
+                "a gap passes when its 95% interval lies within target ± {:.0} Elo (--tolerance)",
+                settings.tolerance
             );
             for note in &analysis.notes {
                 outln!("note: {note}");
             }
         }
     };
-    let gaps = calibrate::run(
+    let outcome = calibrate::run(
         &settings,
         &dir,
         args.session.concurrency,
         args.session.audience(),
         &mut on_event,
     )?;
-    let failed = gaps.iter().filter(|c| !c.pass).count();
+    if outcome.validation_pending {
+        outln!(
+            "--max-time spent by the grid stage: levels placed in {}, not yet validated; \
+             continue with chuhan calibrate --resume {}",
+            dir.join(if settings.knob.is_external() {
+                "levels"
+            } else {
+                "levels.toml"
+            })
+            .display(),
+            dir.display()
+        );
+        return Ok(if args.strict { EXIT_FAIL } else { EXIT_OK });
+    }
+    let failed = outcome.gaps.iter().filter(|c| !c.pass).count();
     if failed > 0 && args.strict {
         outln!(
-            "{failed} gap(s) outside their interval; results in {}",
+            "{failed} gap(s) whose 95% interval is not within target ± {:.0} Elo; results in {}",
+            settings.tolerance,
             dir.display()
         );
         return Ok(EXIT_FAIL);
     }
-    outln!(
-        "levels written to {}; results in {}",
-        dir.join("levels.toml").display(),
-        dir.display()
-    );
+    if settings.knob.is_external() {
+        outln!(
+            "levels written as engine files to {}; results in {}",
+            dir.join("levels").display(),
+            dir.display()
+        );
+    } else {
+        outln!(
+            "levels written to {}; results in {}",
+            dir.join("levels.toml").display(),
+            dir.display()
+        );
+    }
     Ok(EXIT_OK)
 }
 
@@ -105,7 +150,12 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
     let knob: Knob = args
         .knob
         .as_deref()
-        .ok_or_else(|| anyhow!("give --knob nodes|depth|margin|random_rate"))?
+        .ok_or_else(|| {
+            anyhow!(
+                "give --knob nodes|depth|margin|random_rate (an external engine: go-nodes, \
+                 go-depth, movetime or option:<name>)"
+            )
+        })?
         .parse()
         .map_err(|e: String| anyhow!("--knob: {e}"))?;
     let grid = match &args.grid {
@@ -134,5 +184,10 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         opening_plies: args.opening_plies,
         seed: args.seed,
         bootstrap: args.bootstrap,
+        precision: args.precision,
+        grid_precision: args.grid_precision,
+        max_games: args.max_games,
+        max_time: args.max_time.clone(),
+        tolerance: args.tolerance,
     })
 }

@@ -1,20 +1,43 @@
 //! The calibration job: the grid stage, the curve and the placed levels, the validation stage.
 //! Settings are kept in `calibrate.toml` so that an interrupted calibration resumes; each stage
 //! is a ladder run of its own (`grid/`, `validate/`).
+//!
+//! With a precision (`--precision X`), each stage is a ladder played to a precision by the
+//! adaptive machinery ([`crate::jobs::ladder::adaptive::run_to_precision`]): rounds of game
+//! pairs go to the pairings that shrink the widest neighbour-gap interval most, until every gap
+//! of the stage has a 95% half-width of at most X Elo (the grid's own target may differ:
+//! `--grid-precision`) or a budget is spent. Because every round is planned from the games of
+//! the earlier rounds, the same seed gives the same games at any concurrency, and a resumed
+//! calibration finishes the round it was in.
+//!
+//! A validated gap passes only when its 95% interval lies within the target gap ± the tolerance
+//! ([`gap_passes`]): a wide interval that merely contains the target is not a pass.
 
-use super::{levels_toml, Calibration, Knob};
+use super::{levels_toml, Calibration, ExternalKnob, Knob};
+use crate::jobs::ladder::adaptive::{parse_duration, run_to_precision, AdaptiveStop, Precision};
 use crate::jobs::ladder::{
     fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
-    LadderPlayer,
+    LadderPlan, LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
+use crate::play::player::external_knobs::engine_file_with;
+use crate::play::player::{resolve_player, PlayerSpec};
 use crate::play::results::{default_out_dir, today, FolderLock, RunKind};
 use crate::play::setup::Destination;
+use crate::ratings::Bound;
 use crate::report::Audience;
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::RuleSet;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Default tolerance of a validated gap: its 95% interval must lie within target ± this.
+pub const DEFAULT_TOLERANCE: f64 = 50.0;
+
+fn default_tolerance() -> f64 {
+    DEFAULT_TOLERANCE
+}
 
 /// Settings of a calibration run (saved as calibrate.toml in the run folder).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,6 +66,23 @@ pub struct CalibrateSettings {
     /// Bootstrap replicates: no longer used (the intervals are honest); kept so that older
     /// calibration folders resume.
     pub bootstrap: usize,
+    /// Play each stage to this 95% half-width of every neighbour gap (Elo); `None`: a fixed
+    /// schedule of `pairs` / `validate_pairs` per pairing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
+    /// The grid stage's own precision target (default: `precision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_precision: Option<f64>,
+    /// With a precision: at most this many games in each stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_games: Option<u64>,
+    /// With a precision: wall-time budget of one session of the whole calibration (e.g. `1h`);
+    /// the validation stage gets what the grid left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_time: Option<String>,
+    /// A validated gap passes when its 95% interval lies within target ± this many Elo.
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
 }
 
 impl CalibrateSettings {
@@ -71,20 +111,69 @@ impl CalibrateSettings {
         if self.bootstrap < 100 {
             bail!("--bootstrap must be at least 100");
         }
-        if self.base.contains(':')
-            && self.base.split(':').nth(1).is_some_and(|m| {
-                m.split(',')
-                    .any(|kv| kv.trim().starts_with(&format!("{}=", self.knob.key())))
-            })
-        {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             bail!(
-                "--base already sets {}; the calibration moves it",
-                self.knob.key()
+                "--tolerance must be a positive number of Elo, not {}",
+                self.tolerance
             );
         }
+        match self.precision {
+            None if self.grid_precision.is_some()
+                || self.max_games.is_some()
+                || self.max_time.is_some() =>
+            {
+                bail!(
+                    "--grid-precision, --max-games and --max-time apply to a calibration played \
+                     to a precision: add --precision"
+                )
+            }
+            _ => {}
+        }
+        if let Some(p) = self.precision {
+            self.stage_precision(p, 1).check(self.grid_pairings())?;
+            let g = self.grid_precision.unwrap_or(p);
+            self.stage_precision(g, 1)
+                .check(self.grid_pairings())
+                .map_err(|e| {
+                    anyhow!(
+                        "{}",
+                        e.to_string().replace("--precision", "--grid-precision")
+                    )
+                })?;
+            if self.names.len() >= 2 {
+                self.stage_precision(p, 1).check(self.names.len() - 1)?;
+            }
+        }
+        if let Some((_, mods)) = self.base.split_once(':') {
+            let key = self.knob.key();
+            if mods
+                .split(',')
+                .filter_map(|kv| kv.split_once('='))
+                .any(|(k, _)| k.trim() == key)
+            {
+                bail!("--base already sets {key}; the calibration moves it");
+            }
+        }
+        let base =
+            resolve_player(&self.base).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+        match (&base, self.knob.is_external()) {
+            (PlayerSpec::External(_), true) | (PlayerSpec::Engine(_), false) => {}
+            (_, true) => bail!(
+                "--knob {} moves an external engine: --base must be an engine file with a \
+                 [uci] table, not '{}'",
+                self.knob.key(),
+                self.base
+            ),
+            (_, false) => bail!(
+                "--knob {} moves the built-in engine: --base must be default, a level or a \
+                 built-in engine file, not '{}' (an external engine takes go-nodes, go-depth, \
+                 movetime or option:<name>)",
+                self.knob.key(),
+                self.base
+            ),
+        }
         for v in &self.grid {
-            resolve_engine(&self.spec(*v), &builtin_levels())
-                .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            resolve_player(&self.spec(*v)).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
         }
         Ok(())
     }
@@ -97,6 +186,105 @@ impl CalibrateSettings {
         } else {
             format!("{}:{}={v}", self.base, self.knob.key())
         }
+    }
+
+    /// Pairings of the grid stage (neighbours and next-but-one).
+    fn grid_pairings(&self) -> usize {
+        let n = self.grid.len();
+        (n - 1) + n.saturating_sub(2)
+    }
+
+    /// The wall-time budget, parsed.
+    pub fn time_budget(&self) -> anyhow::Result<Option<Duration>> {
+        self.max_time
+            .as_deref()
+            .map(|t| parse_duration(t, "--max-time"))
+            .transpose()
+    }
+
+    /// The adaptive settings of a stage with target `precision` whose first round plays
+    /// `first_pairs` per pairing (the time budget is set by [`run`]).
+    fn stage_precision(&self, precision: f64, first_pairs: u64) -> Precision {
+        Precision {
+            precision,
+            max_games: self.max_games,
+            max_time: None,
+            first_pairs,
+        }
+    }
+
+    /// The engine file of an external engine level at knob value `value`: the base engine file
+    /// with the base's own overrides and the knob set (see [`engine_file_with`]), headed by a
+    /// comment saying how it was calibrated.
+    pub fn engine_file(&self, value: f64) -> anyhow::Result<String> {
+        let Knob::External(knob) = &self.knob else {
+            bail!(
+                "--knob {} is not a knob of an external engine",
+                self.knob.key()
+            );
+        };
+        let (path, mods) = match self.base.split_once(':') {
+            Some((p, m)) => (p.trim(), m),
+            None => (self.base.trim(), ""),
+        };
+        let mut text =
+            std::fs::read_to_string(path).with_context(|| format!("--base: cannot read {path}"))?;
+        let Some(resolved) = crate::play::player::uci::load_external(Path::new(path))? else {
+            bail!("--base {path} is not an external engine file (no [uci] table)");
+        };
+        for item in mods.split(',').filter(|s| !s.trim().is_empty()) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--base: '{item}' is not key=value"))?;
+            let other = ExternalKnob::parse(k)
+                .ok_or_else(|| anyhow!("--base: '{}' is not an external engine knob", k.trim()))?;
+            text = engine_file_with(&text, &resolved, &other, v.trim());
+        }
+        text = engine_file_with(&text, &resolved, knob, &self.knob.format(value));
+        Ok(format!(
+            "# Calibrated by `chuhan calibrate` on {}: {} = {} (base {}, grid {:?}, targets {:?}).\n\
+             # Recalibrate whenever the engine changes.\n{text}",
+            today(),
+            self.knob.key(),
+            self.knob.format(value),
+            self.base,
+            self.grid,
+            self.targets
+        ))
+    }
+
+    /// The levels file of the placed levels (their `specs`, in target order),
+    /// with a header saying how they were calibrated.
+    pub fn levels_file(&self, specs: &[String]) -> anyhow::Result<String> {
+        let levels: Vec<chuhan_engine::Level> = specs
+            .iter()
+            .map(|s| {
+                resolve_engine(s, &builtin_levels()).map(|c| {
+                    c.level.unwrap_or_else(|| chuhan_engine::Level {
+                        name: s.clone(),
+                        ..chuhan_engine::Level::easy()
+                    })
+                })
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let header = format!(
+            "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
+             Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
+             Recalibrate whenever the bench signature changes.",
+            today(),
+            chuhan_engine::bench::SIGNATURE,
+            self.knob.key(),
+            self.base,
+            self.grid,
+            self.targets
+        );
+        Ok(levels_toml(
+            &self.names,
+            specs,
+            &levels,
+            &self.targets,
+            &header,
+        ))
     }
 
     /// The ladder of one stage.
@@ -136,34 +324,58 @@ fn stage_destination(dir: &Path) -> Destination {
 }
 
 /// Plays (or resumes) one stage of the calibration in `dir`, fits its ratings and writes the
-/// stage's gaps.csv.
+/// stage's gaps.csv. With `precision` the stage is played in rounds to that precision (its
+/// stop is returned); without, the fixed schedule of the ladder's `pairs`.
 fn play_stage(
     ladder: &LadderConfig,
     dir: &Path,
-    knob: (Knob, &[f64]),
+    knob: (&Knob, &[f64]),
+    precision: Option<&Precision>,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<Analysis> {
-    let (prepared, finished) = play(
-        ladder.run_config(RunKind::Calibrate),
-        stage_destination(dir),
-        concurrency,
-        audience,
-    )?;
-    let mut analysis = fit_ratings(&prepared, &finished)
-        .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
+) -> anyhow::Result<(Analysis, Option<AdaptiveStop>)> {
+    let (mut analysis, records, stop) = match precision {
+        Some(p) => {
+            let plan = LadderPlan {
+                config: ladder.run_config(RunKind::Calibrate),
+                destination: stage_destination(dir),
+                name: ladder.name.clone(),
+                copy: None,
+                precision: Some(*p),
+            };
+            let (outcome, stop) = run_to_precision(plan, p, concurrency, audience)?;
+            // Calibration stages are never sharded, so the ladder always fits its ratings.
+            let analysis = outcome
+                .analysis
+                .ok_or_else(|| anyhow!("the {} stage fitted no ratings", ladder.name))?;
+            (analysis, outcome.finished.records, Some(stop))
+        }
+        None => {
+            let (prepared, finished) = play(
+                ladder.run_config(RunKind::Calibrate),
+                stage_destination(dir),
+                concurrency,
+                audience,
+            )?;
+            let analysis = fit_ratings(&prepared, &finished)
+                .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
+            (analysis, finished.records, None)
+        }
+    };
     write_gaps_csv(dir, &analysis.gaps)?;
-    // Steps too far apart, with an in-between setting on the knob's scale.
+    // Steps too far apart, with an in-between setting on the knob's scale (a ladder's own
+    // node-budget notes are replaced: the knob's scale is the one to propose on).
     let (knob, values) = knob;
+    analysis.notes.retain(|n| !n.starts_with("step "));
     let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
-    let games = rating_games(&finished.records, &names, None);
+    let games = rating_games(&records, &names, None);
     let scale: Vec<Option<f64>> = values.iter().map(|&v| Some(knob.to_scale(v))).collect();
     analysis
         .notes
         .extend(steps::wide_step_notes(&games, &names, &scale, &|x| {
             format!("{}={}", knob.key(), knob.format(knob.from_scale(x)))
         }));
-    Ok(analysis)
+    Ok((analysis, stop))
 }
 
 /// The grid's `(knob value, Elo, standard error)` points for the curve: the Elo of the fit
@@ -186,6 +398,19 @@ pub fn curve_points(grid: &[f64], fit: &Analysis) -> Vec<(f64, f64, f64)> {
 /// Standard error given to a grid point whose interval is one-sided.
 const ONE_SIDED_SE: f64 = 200.0;
 
+/// A level name as a file name: letters, digits, `.`, `-` and `_` kept, anything else `_`.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
@@ -197,14 +422,53 @@ pub struct GapCheck {
     pub gap: Gap,
     /// The target gap.
     pub target: f64,
-    /// Whether the target lies in the measured 95% interval.
+    /// The tolerance: the interval must lie within `target ± tolerance`.
+    pub tolerance: f64,
+    /// Whether it does (see [`gap_passes`]).
     pub pass: bool,
+}
+
+/// Whether a validated gap passes: its 95% interval is two-sided and lies within
+/// `target ± tolerance`. An interval that merely contains the target does not pass, since a
+/// wide interval contains almost any target; a one-sided bound never passes (its open side is
+/// not measured).
+pub fn gap_passes(interval: &Bound, target: f64, tolerance: f64) -> bool {
+    match (interval.low, interval.high) {
+        (Some(lo), Some(hi)) => lo >= target - tolerance && hi <= target + tolerance,
+        _ => false,
+    }
+}
+
+/// Why a stage played to a precision stopped, as the stage and the reason in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageStop {
+    /// `grid` or `validate`.
+    pub stage: String,
+    /// The stop.
+    pub stop: AdaptiveStop,
+    /// The stop in words (precision reached, or which budget).
+    pub text: String,
+}
+
+/// What a calibration run produced.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CalibrationOutcome {
+    /// The validated gaps (empty with one level, or when the time budget ran out before the
+    /// validation stage).
+    pub gaps: Vec<GapCheck>,
+    /// The stops of the stages played to a precision.
+    pub stops: Vec<StageStop>,
+    /// The validation stage was not played in this session (its time budget was spent by the
+    /// grid): resume to play it.
+    pub validation_pending: bool,
 }
 
 /// What the calibration reports as it goes.
 pub enum CalibrationEvent<'a> {
     /// The grid stage is played and fitted.
     Grid(&'a Analysis),
+    /// A stage played to a precision stopped (after its tables, before the next stage).
+    Stopped(&'a StageStop),
     /// The curve is fitted and the levels placed (knob values and specs, in target order).
     Placed {
         /// Knob value of each level.
@@ -250,16 +514,19 @@ pub fn resume(dir: &Path) -> anyhow::Result<CalibrateSettings> {
 /// levels.toml, calibration.csv and calibration.svg, then plays and checks the validation
 /// stage (validation.csv) when there are two levels or more. Each stage folder gets its
 /// gaps.csv, and the calibration folder the gaps.csv of the calibrated levels (of the grid when
-/// there is one level). Returns the gap checks.
+/// there is one level). Returns the gap checks and the stages' stops.
 pub fn run(
     settings: &CalibrateSettings,
     dir: &Path,
     concurrency: Option<usize>,
     audience: Audience,
     on_event: &mut dyn FnMut(CalibrationEvent),
-) -> anyhow::Result<Vec<GapCheck>> {
+) -> anyhow::Result<CalibrationOutcome> {
     settings.check()?;
-    let knob = settings.knob;
+    let knob = &settings.knob;
+    let started = Instant::now();
+    let time_budget = settings.time_budget()?;
+    let mut outcome = CalibrationOutcome::default();
 
     // 1. The grid: neighbours and next-but-one, all ratings jointly.
     let grid_players: Vec<LadderPlayer> = settings
@@ -272,47 +539,60 @@ pub fn run(
         .collect();
     let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
     grid.validate("calibration grid")?;
-    let fit = play_stage(
+    let grid_precision = settings.precision.map(|p| Precision {
+        max_time: time_budget,
+        ..settings.stage_precision(settings.grid_precision.unwrap_or(p), settings.pairs)
+    });
+    let (fit, stop) = play_stage(
         &grid,
         &dir.join("grid"),
         (knob, &settings.grid),
+        grid_precision.as_ref(),
         concurrency,
         audience,
     )?;
     let measured = curve_points(&settings.grid, &fit);
     on_event(CalibrationEvent::Grid(&fit));
+    if let (Some(p), Some(stop)) = (&grid_precision, stop) {
+        let s = StageStop {
+            stage: "grid".to_string(),
+            stop,
+            text: stop.describe(p),
+        };
+        on_event(CalibrationEvent::Stopped(&s));
+        outcome.stops.push(s);
+    }
 
     // 2. Fit the curve and place the levels.
-    let cal =
-        Calibration::fit(knob, &measured).map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
+    let cal = Calibration::fit(knob.clone(), &measured)
+        .map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
     let placed = cal.place(&settings.targets)?;
-    let specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
-    let levels: Vec<chuhan_engine::Level> = specs
-        .iter()
-        .map(|s| {
-            resolve_engine(s, &builtin_levels()).map(|c| {
-                c.level.unwrap_or_else(|| chuhan_engine::Level {
-                    name: s.clone(),
-                    ..chuhan_engine::Level::easy()
-                })
+    let mut specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
+    let mut files = Vec::new();
+    if settings.knob.is_external() {
+        // The levels as engine files; the validation plays these files, so what is checked is
+        // what was written.
+        let folder = dir.join("levels");
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        for (name, &v) in settings.names.iter().zip(&placed) {
+            let path = folder.join(format!("{}.toml", file_stem(name)));
+            write(&path, &settings.engine_file(v)?)?;
+            files.push(path);
+        }
+        // Absolute, so that a resumed calibration finds them from any folder.
+        specs = files
+            .iter()
+            .map(|p| {
+                std::path::absolute(p)
+                    .unwrap_or_else(|_| p.clone())
+                    .display()
+                    .to_string()
             })
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let header = format!(
-        "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
-         Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
-         Recalibrate whenever the bench signature changes.",
-        today(),
-        chuhan_engine::bench::SIGNATURE,
-        knob.key(),
-        settings.base,
-        settings.grid,
-        settings.targets
-    );
-    write(
-        &dir.join("levels.toml"),
-        &levels_toml(&settings.names, &specs, &levels, &settings.targets, &header),
-    )?;
+            .collect();
+    } else {
+        write(&dir.join("levels.toml"), &settings.levels_file(&specs)?)?;
+    }
     // An infinite Elo and an open side are empty fields, as in ratings.csv.
     let mut csv = String::from("knob_value,elo,elo_lo95,elo_hi95\n");
     for (v, p) in settings.grid.iter().zip(&fit.players) {
@@ -336,11 +616,11 @@ pub fn run(
         &dir.join("calibration.svg"),
         &crate::report::plots::CurvePlot {
             title: &format!("Elo by {} ({})", knob.key(), settings.base),
-            x_label: knob.key(),
+            x_label: &knob.key(),
             points: &points,
             curve: &cal.samples(8),
             chosen: &chosen,
-            log_x: knob == Knob::Nodes,
+            log_x: *knob == Knob::Nodes,
         },
     )?;
     crate::report::html::write_report(dir)?;
@@ -353,8 +633,29 @@ pub fn run(
     if settings.names.len() < 2 {
         write_gaps_csv(dir, &fit.gaps)?;
         crate::report::html::write_report(dir)?;
-        return Ok(Vec::new());
+        return Ok(outcome);
     }
+    let validate_precision = match settings.precision {
+        None => None,
+        Some(p) => {
+            let left = match time_budget {
+                Some(t) => match t.checked_sub(started.elapsed()) {
+                    Some(left) if left > Duration::ZERO => Some(left),
+                    _ => {
+                        // The grid used the session's time: the levels are placed; a resumed
+                        // session (with a fresh time budget) plays the validation.
+                        outcome.validation_pending = true;
+                        return Ok(outcome);
+                    }
+                },
+                None => None,
+            };
+            Some(Precision {
+                max_time: left,
+                ..settings.stage_precision(p, settings.validate_pairs)
+            })
+        }
+    };
     let players: Vec<LadderPlayer> = settings
         .names
         .iter()
@@ -365,27 +666,35 @@ pub fn run(
         })
         .collect();
     let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
-    let check = play_stage(
+    let (check, stop) = play_stage(
         &ladder,
         &dir.join("validate"),
         (knob, &placed),
+        validate_precision.as_ref(),
         concurrency,
         audience,
     )?;
     let mut gaps = Vec::new();
-    let mut csv = String::from("from,to,target_gap,measured_gap,lo95,hi95,pass\n");
+    let mut csv =
+        String::from("from,to,target_gap,measured_gap,lo95,hi95,half_width,tolerance,pass\n");
     for (k, g) in check.gaps.iter().enumerate() {
         let target = settings.targets[k + 1] - settings.targets[k];
-        let pass = g.interval.contains(target);
+        let tolerance = settings.tolerance;
+        let pass = gap_passes(&g.interval, target, tolerance);
         let [lo, hi] = g.interval.csv_fields(1);
         let measured = g.elo.map_or(String::new(), |e| format!("{e:.1}"));
+        let half = g
+            .interval
+            .half_width()
+            .map_or(String::new(), |h| format!("{h:.1}"));
         csv.push_str(&format!(
-            "{},{},{target:.1},{measured},{lo},{hi},{pass}\n",
+            "{},{},{target:.1},{measured},{lo},{hi},{half},{tolerance:.1},{pass}\n",
             g.from, g.to
         ));
         gaps.push(GapCheck {
             gap: g.clone(),
             target,
+            tolerance,
             pass,
         });
     }
@@ -397,5 +706,39 @@ pub fn run(
         analysis: &check,
         gaps: &gaps,
     });
-    Ok(gaps)
+    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
+        let s = StageStop {
+            stage: "validate".to_string(),
+            stop,
+            text: stop.describe(p),
+        };
+        on_event(CalibrationEvent::Stopped(&s));
+        outcome.stops.push(s);
+    }
+    outcome.gaps = gaps;
+    Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gap_passes_only_when_its_interval_lies_within_the_tolerance() {
+        let b = |lo: Option<f64>, hi: Option<f64>| Bound { low: lo, high: hi };
+        // Measured +338 and +417 around a +200 target: wide intervals that contain it fail.
+        assert!(!gap_passes(&b(Some(90.0), Some(590.0)), 200.0, 50.0));
+        assert!(!gap_passes(&b(Some(160.0), Some(260.0)), 200.0, 50.0));
+        assert!(gap_passes(&b(Some(160.0), Some(240.0)), 200.0, 50.0));
+        assert!(
+            gap_passes(&b(Some(150.0), Some(250.0)), 200.0, 50.0),
+            "edges count"
+        );
+        // Precise but off target.
+        assert!(!gap_passes(&b(Some(260.0), Some(300.0)), 200.0, 50.0));
+        // One-sided or unbounded: never.
+        assert!(!gap_passes(&b(Some(180.0), None), 200.0, 50.0));
+        assert!(!gap_passes(&b(None, Some(220.0)), 200.0, 50.0));
+        assert!(!gap_passes(&b(None, None), 200.0, 1e9));
+    }
 }

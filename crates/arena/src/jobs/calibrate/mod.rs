@@ -5,16 +5,21 @@
 
 pub mod job;
 
-pub use job::{run, CalibrateSettings, CalibrationEvent, GapCheck};
+pub use job::{
+    gap_passes, run, CalibrateSettings, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop,
+    DEFAULT_TOLERANCE,
+};
 
 use crate::curve::{CurveError, CurvePoint, IsotonicFit};
+pub use crate::play::player::external_knobs::ExternalKnob;
 use anyhow::{anyhow, bail};
 use std::fmt;
 use std::str::FromStr;
 
-/// The knob a level family moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// The knob a level family moves: a setting of the in-process engine, or of an external
+/// engine file ([`ExternalKnob`]: its go limits or one of its UCI options).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub enum Knob {
     /// Node budget per move (stronger with more; fitted on a log2 scale).
     Nodes,
@@ -24,45 +29,77 @@ pub enum Knob {
     Margin,
     /// Random-move rate (weaker with more).
     RandomRate,
+    /// A knob of an external engine: `go-nodes` (log2 scale), `go-depth`, `movetime`
+    /// (milliseconds, log2 scale) or `option:<name>` (a numeric UCI option, stronger with
+    /// larger values, e.g. `option:Skill Level`, `option:UCI_Elo`).
+    External(ExternalKnob),
 }
 
 impl FromStr for Knob {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
+        match s.trim() {
             "nodes" => Ok(Knob::Nodes),
             "depth" => Ok(Knob::Depth),
             "margin" => Ok(Knob::Margin),
             "random_rate" | "random-rate" => Ok(Knob::RandomRate),
-            other => Err(format!(
-                "unknown knob '{other}' (expected nodes, depth, margin or random_rate)"
-            )),
+            other => ExternalKnob::parse(other)
+                .map(Knob::External)
+                .ok_or_else(|| {
+                    format!(
+                    "unknown knob '{other}' (expected nodes, depth, margin or random_rate; for an \
+                     external engine go-nodes, go-depth, movetime or option:<UCI option>)"
+                )
+                }),
         }
+    }
+}
+
+impl TryFrom<String> for Knob {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<Knob> for String {
+    fn from(k: Knob) -> String {
+        k.key()
     }
 }
 
 impl fmt::Display for Knob {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key())
+        f.write_str(&self.key())
     }
 }
 
 impl Knob {
     /// The override key in player specs and level files.
-    pub fn key(&self) -> &'static str {
+    pub fn key(&self) -> String {
         match self {
-            Knob::Nodes => "nodes",
-            Knob::Depth => "depth",
-            Knob::Margin => "margin",
-            Knob::RandomRate => "random_rate",
+            Knob::Nodes => "nodes".into(),
+            Knob::Depth => "depth".into(),
+            Knob::Margin => "margin".into(),
+            Knob::RandomRate => "random_rate".into(),
+            Knob::External(k) => k.key(),
         }
+    }
+
+    /// Whether the knob belongs to an external engine file.
+    pub fn is_external(&self) -> bool {
+        matches!(self, Knob::External(_))
     }
 
     /// The scale the curve is fitted on: increasing in strength.
     pub fn to_scale(&self, v: f64) -> f64 {
         match self {
-            Knob::Nodes => v.log2(),
-            Knob::Depth => v,
+            Knob::Nodes
+            | Knob::External(ExternalKnob::GoNodes)
+            | Knob::External(ExternalKnob::Movetime) => v.log2(),
+            Knob::Depth
+            | Knob::External(ExternalKnob::GoDepth)
+            | Knob::External(ExternalKnob::UciOption(_)) => v,
             Knob::Margin | Knob::RandomRate => -v,
         }
     }
@@ -70,8 +107,12 @@ impl Knob {
     /// Inverse of [`Knob::to_scale`].
     pub fn from_scale(&self, x: f64) -> f64 {
         match self {
-            Knob::Nodes => x.exp2(),
-            Knob::Depth => x,
+            Knob::Nodes
+            | Knob::External(ExternalKnob::GoNodes)
+            | Knob::External(ExternalKnob::Movetime) => x.exp2(),
+            Knob::Depth
+            | Knob::External(ExternalKnob::GoDepth)
+            | Knob::External(ExternalKnob::UciOption(_)) => x,
             Knob::Margin | Knob::RandomRate => -x,
         }
     }
@@ -80,33 +121,50 @@ impl Knob {
     pub fn format(&self, v: f64) -> String {
         match self {
             Knob::RandomRate => format!("{:.3}", v.clamp(0.0, 1.0)),
-            _ => format!(
-                "{}",
-                v.round().max(if *self == Knob::Margin { 0.0 } else { 1.0 })
-            ),
+            Knob::Margin => format!("{}", v.round().max(0.0)),
+            Knob::External(ExternalKnob::UciOption(_)) => format!("{}", v.round()),
+            _ => format!("{}", v.round().max(1.0)),
         }
     }
 
-    /// A grid of settings roughly 100–200 Elo apart for this knob.
+    /// A grid of settings roughly 100–200 Elo apart for this knob (a UCI option has none: its
+    /// range is the engine's).
     pub fn default_grid(&self) -> Vec<f64> {
         match self {
-            Knob::Nodes => vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0],
-            Knob::Depth => vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            Knob::Nodes | Knob::External(ExternalKnob::GoNodes) => {
+                vec![250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0]
+            }
+            Knob::Depth | Knob::External(ExternalKnob::GoDepth) => {
+                vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+            }
+            Knob::External(ExternalKnob::Movetime) => vec![10.0, 20.0, 50.0, 100.0, 200.0, 500.0],
             Knob::Margin => vec![400.0, 200.0, 100.0, 50.0, 20.0, 0.0],
             Knob::RandomRate => vec![0.5, 0.3, 0.2, 0.1, 0.05, 0.0],
+            Knob::External(ExternalKnob::UciOption(_)) => Vec::new(),
         }
     }
 
     /// Checks a grid: valid values, distinct, ordered from weakest to strongest.
     pub fn check_grid(&self, grid: &[f64]) -> anyhow::Result<()> {
+        if grid.is_empty() && matches!(self, Knob::External(ExternalKnob::UciOption(_))) {
+            bail!(
+                "--knob {}: give --grid, the option's values from the weakest to the strongest",
+                self.key()
+            );
+        }
         if grid.len() < 3 {
             bail!("the grid needs at least 3 settings, got {}", grid.len());
         }
         for &v in grid {
             let ok = match self {
-                Knob::Nodes | Knob::Depth => v >= 1.0 && v.fract() == 0.0,
+                Knob::Nodes
+                | Knob::Depth
+                | Knob::External(ExternalKnob::GoNodes)
+                | Knob::External(ExternalKnob::GoDepth)
+                | Knob::External(ExternalKnob::Movetime) => v >= 1.0 && v.fract() == 0.0,
                 Knob::Margin => v >= 0.0 && v.fract() == 0.0,
                 Knob::RandomRate => (0.0..=1.0).contains(&v),
+                Knob::External(ExternalKnob::UciOption(_)) => v.is_finite() && v.fract() == 0.0,
             };
             if !ok {
                 bail!("grid value {v} is not a valid {} setting", self.key());
@@ -120,8 +178,8 @@ impl Knob {
                 "list the grid from the weakest to the strongest setting, without repeats ({} {})",
                 self.key(),
                 match self {
-                    Knob::Nodes | Knob::Depth => "increasing",
-                    _ => "decreasing",
+                    Knob::Margin | Knob::RandomRate => "decreasing",
+                    _ => "increasing",
                 }
             );
         }
@@ -161,13 +219,14 @@ impl Calibration {
         targets
             .iter()
             .map(|&t| {
+                let knob = &self.knob;
                 self.fit
                     .invert(t)
-                    .map(|x| self.knob.from_scale(x))
+                    .map(|x| knob.from_scale(x))
                     .map_err(|e| match e {
                         CurveError::OutOfRange { min, max, .. } => anyhow!(
                             "target {t:+.0} Elo is outside what the {} grid reaches ({min:+.0} to {max:+.0} Elo): widen the grid",
-                            self.knob.key()
+                            knob.key()
                         ),
                         other => anyhow!("cannot place target {t}: {other}"),
                     })
@@ -303,7 +362,7 @@ mod tests {
         let games = simulate(&grid, 150, 11);
         let a = analyse(&games, &names).unwrap();
         let measured = job::curve_points(&grid, &a);
-        let cal = Calibration::fit(knob, &measured).unwrap();
+        let cal = Calibration::fit(knob.clone(), &measured).unwrap();
         let targets = [0.0, 300.0, 600.0];
         let placed = cal.place(&targets).unwrap();
         // The truth: 250, 1000, 4000 nodes.
@@ -326,7 +385,7 @@ mod tests {
         knob.check_grid(&grid).unwrap();
         // Elo falls as the margin grows.
         let measured: Vec<(f64, f64, f64)> = grid.iter().map(|&m| (m, 400.0 - m, 20.0)).collect();
-        let cal = Calibration::fit(knob, &measured).unwrap();
+        let cal = Calibration::fit(knob.clone(), &measured).unwrap();
         let placed = cal.place(&[0.0, 300.0]).unwrap();
         assert!(
             (placed[0] - 400.0).abs() < 1e-6 && (placed[1] - 100.0).abs() < 1e-6,
@@ -360,6 +419,24 @@ mod tests {
         assert!("speed".parse::<Knob>().is_err());
         assert_eq!("random_rate".parse::<Knob>(), Ok(Knob::RandomRate));
         assert_eq!(Knob::Nodes.format(1234.4), "1234");
+        let skill: Knob = "option:Skill Level".parse().unwrap();
+        assert_eq!(
+            skill,
+            Knob::External(ExternalKnob::UciOption("Skill Level".into()))
+        );
+        assert_eq!(skill.key(), "option:Skill Level");
+        assert_eq!(skill.format(3.4), "3");
+        assert!(skill
+            .check_grid(&[])
+            .unwrap_err()
+            .to_string()
+            .contains("--grid"));
+        skill.check_grid(&[0.0, 5.0, 10.0]).unwrap();
+        let go: Knob = "go-nodes".parse().unwrap();
+        assert_eq!(go.to_scale(1024.0), 10.0);
+        assert_eq!(go.default_grid(), Knob::Nodes.default_grid());
+        let e = "speed".parse::<Knob>().unwrap_err();
+        assert!(e.contains("go-nodes") && e.contains("option:"), "{e}");
         assert_eq!(Knob::RandomRate.format(0.12345), "0.123");
     }
 }
@@ -386,5 +463,30 @@ mod levels_file_tests {
                 (b.depth, b.nodes, b.margin, b.random_rate, b.opening_plies)
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod settings_file_tests {
+    use super::*;
+
+    #[test]
+    fn knobs_are_stored_as_their_names_and_old_settings_files_still_read() {
+        let old = "knob = \"nodes\"\nbase = \"default\"\ngrid = [40.0, 150.0, 600.0]\n\
+                   targets = [0.0, 100.0]\nnames = [\"a\", \"b\"]\npairs = 3\n\
+                   validate_pairs = 3\nmax_nodes = 2000000\nopening_plies = 6\nseed = 1\n\
+                   bootstrap = 500\n";
+        let s: CalibrateSettings = toml::from_str(old).unwrap();
+        assert_eq!(s.knob, Knob::Nodes);
+        assert_eq!(s.precision, None);
+        assert_eq!(s.tolerance, DEFAULT_TOLERANCE);
+        let skill = CalibrateSettings {
+            knob: "option:Skill Level".parse().unwrap(),
+            precision: Some(40.0),
+            ..s
+        };
+        let text = toml::to_string(&skill).unwrap();
+        assert!(text.contains("knob = \"option:Skill Level\""), "{text}");
+        assert_eq!(toml::from_str::<CalibrateSettings>(&text).unwrap(), skill);
     }
 }

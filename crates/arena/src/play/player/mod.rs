@@ -5,6 +5,7 @@
 //! engines) and [`lines`] (reading their output with bounded memory).
 
 pub mod builtin;
+pub mod external_knobs;
 pub mod lines;
 pub mod simple;
 pub mod spec;

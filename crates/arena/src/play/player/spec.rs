@@ -2,6 +2,7 @@
 //! with `:key=value` overrides) resolved once into a [`PlayerSpec`], which makes fresh players.
 
 use super::builtin::EnginePlayer;
+use super::external_knobs::apply_external_overrides;
 use super::simple::SimplePlayer;
 use super::uci::{load_external, ExternalEngine, ExternalPlayer};
 use super::Player;
@@ -39,7 +40,9 @@ pub enum PlayerSpecError {
 /// Resolves a player spec from the command line. The one place that knows every kind of player:
 /// `random`, `greedy`, `default` (the engine at full strength), a level name (`easy`, `medium`,
 /// `hard`) or an engine configuration file (`configs/engines/*.toml`): the in-process engine,
-/// or an external UCI engine when the file has a `[uci]` table.
+/// or an external UCI engine when the file has a `[uci]` table. An external engine file takes
+/// the overrides of [`super::external_knobs`] (`go-nodes`, `go-depth`, `movetime`,
+/// `option:<name>`).
 ///
 /// In the arena, time comes only from the run's limits: a level's own time cap is dropped so
 /// that node- and depth-limited runs stay reproducible.
@@ -52,6 +55,19 @@ pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
                 Ok(Some(engine)) => return Ok(PlayerSpec::External(Arc::new(engine))),
                 Ok(None) => {}
                 Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+            }
+            // An external engine file with knob overrides: `fs.toml:go-nodes=500,option:Skill
+            // Level=3` (the first colon ends the file name).
+            if let Some((base, mods)) = other.split_once(':') {
+                match load_external(Path::new(base.trim())) {
+                    Ok(Some(mut engine)) => {
+                        apply_external_overrides(&mut engine, mods, other)
+                            .map_err(|e| PlayerSpecError::External(format!("{e:#}")))?;
+                        return Ok(PlayerSpec::External(Arc::new(engine)));
+                    }
+                    Ok(None) => {}
+                    Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+                }
             }
             let mut config = resolve_engine(other, &builtin_levels())
                 .map_err(|e| PlayerSpecError::Unknown(format!("{e:#}")))?;

@@ -30,6 +30,7 @@
 
 pub mod session;
 
+use super::external_knobs::EngineLimits;
 use super::lines::{read_capped_line, MAX_LINE_BYTES};
 use super::{MoveChoice, Player, PlayerFailure};
 use crate::play::limits::MoveLimits;
@@ -174,6 +175,9 @@ pub struct ExternalEngine {
     /// Where per-game stderr logs go (`DIR/engines/<player>`); set by the command before a run,
     /// `None` to discard the engine's stderr.
     pub log_dir: Option<PathBuf>,
+    /// The engine's own per-move limits (`go_nodes`, `go_depth`, `movetime_ms`), on top of the
+    /// run's.
+    pub limits: EngineLimits,
 }
 
 #[derive(Debug, Deserialize)]
@@ -200,6 +204,9 @@ struct UciToml {
     fixed_limit_timeout_ms: Option<u64>,
     #[serde(default)]
     options: toml::Table,
+    go_nodes: Option<u64>,
+    go_depth: Option<u32>,
+    movetime_ms: Option<u64>,
 }
 
 /// Whether an engine TOML text describes an external engine (has a top-level `[uci]` table).
@@ -279,6 +286,7 @@ pub fn parse_external(
             None => Ok(Duration::from_millis(default)),
         }
     };
+    let limits = own_limits(&u, source)?;
     Ok(ExternalEngine {
         name: t.name.unwrap_or_else(|| default_name.to_string()),
         source: source.to_string(),
@@ -306,6 +314,25 @@ pub fn parse_external(
             DEFAULT_FIXED_LIMIT_TIMEOUT_MS,
         )?,
         log_dir: None,
+        limits,
+    })
+}
+
+/// The `[uci]` keys `go_nodes`, `go_depth`, `movetime_ms` (each at least 1).
+fn own_limits(u: &UciToml, source: &str) -> anyhow::Result<EngineLimits> {
+    for (key, v) in [
+        ("go_nodes", u.go_nodes),
+        ("go_depth", u.go_depth.map(u64::from)),
+        ("movetime_ms", u.movetime_ms),
+    ] {
+        if v == Some(0) {
+            bail!("{source}: [uci] {key} must be at least 1");
+        }
+    }
+    Ok(EngineLimits {
+        nodes: u.go_nodes,
+        depth: u.go_depth,
+        movetime: u.movetime_ms.map(Duration::from_millis),
     })
 }
 
@@ -884,6 +911,7 @@ impl ExternalPlayer {
     }
 
     fn ask(&mut self, game: &mut Game, limits: &MoveLimits) -> Result<MoveChoice, PlayerFailure> {
+        let limits = &self.engine.limits.apply(limits);
         let coords = self.engine.coordinates;
         let moves = game.moves();
         let mut start = game.position().clone();

@@ -1,0 +1,403 @@
+//! An external engine's own search limits and the knobs a player spec (or a calibration) sets
+//! on an external engine file: `go-nodes`, `go-depth`, `movetime` (milliseconds) and
+//! `option:<UCI option name>`. In the engine file the limits are `[uci]` keys (`go_nodes`,
+//! `go_depth`, `movetime_ms`) and the options `[uci.options]` entries, so that a level written
+//! by `chuhan calibrate` is an engine file like any other.
+
+use super::uci::ExternalEngine;
+use crate::play::limits::MoveLimits;
+use anyhow::{anyhow, bail};
+use std::time::Duration;
+
+/// Per-move limits an external engine is always given, on top of the run's: each is the
+/// smaller of the two when both are set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// `go nodes N`.
+    pub nodes: Option<u64>,
+    /// `go depth D`.
+    pub depth: Option<u32>,
+    /// `go movetime MS`.
+    pub movetime: Option<Duration>,
+}
+
+impl EngineLimits {
+    /// The limits of one move: the run's, tightened by the engine's own.
+    pub fn apply(&self, run: &MoveLimits) -> MoveLimits {
+        fn min<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        MoveLimits {
+            nodes: min(run.nodes, self.nodes),
+            depth: min(run.depth, self.depth),
+            movetime: min(run.movetime, self.movetime),
+            ..*run
+        }
+    }
+}
+
+/// A knob of an external engine, as named in player specs and by `chuhan calibrate --knob`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExternalKnob {
+    /// `go-nodes`: the node limit of every move.
+    GoNodes,
+    /// `go-depth`: the depth limit of every move.
+    GoDepth,
+    /// `movetime`: a fixed time per move, in milliseconds (not reproducible: speed decides).
+    Movetime,
+    /// `option:<name>`: a UCI option, sent with `setoption`.
+    UciOption(String),
+}
+
+impl ExternalKnob {
+    /// Parses a knob name: `go-nodes` (or `go_nodes`), `go-depth`, `movetime`, `option:<name>`.
+    pub fn parse(key: &str) -> Option<ExternalKnob> {
+        match key.trim() {
+            "go-nodes" | "go_nodes" => Some(ExternalKnob::GoNodes),
+            "go-depth" | "go_depth" => Some(ExternalKnob::GoDepth),
+            "movetime" | "movetime_ms" => Some(ExternalKnob::Movetime),
+            other => other
+                .strip_prefix("option:")
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(|n| ExternalKnob::UciOption(n.to_string())),
+        }
+    }
+
+    /// The name in specs: `go-nodes`, `go-depth`, `movetime`, `option:<name>`.
+    pub fn key(&self) -> String {
+        match self {
+            ExternalKnob::GoNodes => "go-nodes".into(),
+            ExternalKnob::GoDepth => "go-depth".into(),
+            ExternalKnob::Movetime => "movetime".into(),
+            ExternalKnob::UciOption(n) => format!("option:{n}"),
+        }
+    }
+
+    /// Sets the knob on `engine` to `value` (text as in a spec); the error names the knob.
+    pub fn set(&self, engine: &mut ExternalEngine, value: &str) -> anyhow::Result<()> {
+        let value = value.trim();
+        let positive = || {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v >= 1)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "{} = '{value}' must be a whole number, at least 1",
+                        self.key()
+                    )
+                })
+        };
+        match self {
+            ExternalKnob::GoNodes => engine.limits.nodes = Some(positive()?),
+            ExternalKnob::GoDepth => {
+                let d = positive()?;
+                engine.limits.depth =
+                    Some(u32::try_from(d).map_err(|_| anyhow!("go-depth = {d} is too deep"))?);
+            }
+            ExternalKnob::Movetime => {
+                engine.limits.movetime = Some(Duration::from_millis(positive()?))
+            }
+            ExternalKnob::UciOption(name) => {
+                if value.is_empty() {
+                    bail!("option:{name} needs a value");
+                }
+                match engine.options.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, v)) => *v = value.to_string(),
+                    None => engine.options.push((name.clone(), value.to_string())),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Applies `key=value,...` knob overrides (see [`ExternalKnob`]) to an external engine; errors
+/// name the spec and the item.
+pub fn apply_external_overrides(
+    engine: &mut ExternalEngine,
+    mods: &str,
+    spec: &str,
+) -> anyhow::Result<()> {
+    for item in mods.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| anyhow!("player '{spec}': '{item}' is not key=value"))?;
+        let knob = ExternalKnob::parse(key).ok_or_else(|| {
+            anyhow!(
+                "player '{spec}': '{}' is not a knob of an external engine (go-nodes, go-depth, \
+                 movetime, option:<UCI option>)",
+                key.trim()
+            )
+        })?;
+        knob.set(engine, value)
+            .map_err(|e| anyhow!("player '{spec}': {e}"))?;
+    }
+    Ok(())
+}
+
+/// The text of an engine file for `engine_text` (an external engine file read from `source`)
+/// with `knob` set to `value`: the same file, the `[uci]` key or the `[uci.options]` entry
+/// replaced or added, and a `command` or `working_dir` relative to the original file's folder
+/// made absolute (`resolved_command`, `resolved_dir`), so the new file works from any folder.
+pub fn engine_file_with(
+    engine_text: &str,
+    resolved: &ExternalEngine,
+    knob: &ExternalKnob,
+    value: &str,
+) -> String {
+    let (section, key, line) = match knob {
+        ExternalKnob::GoNodes => ("uci", "go_nodes".to_string(), format!("go_nodes = {value}")),
+        ExternalKnob::GoDepth => ("uci", "go_depth".to_string(), format!("go_depth = {value}")),
+        ExternalKnob::Movetime => (
+            "uci",
+            "movetime_ms".to_string(),
+            format!("movetime_ms = {value}"),
+        ),
+        ExternalKnob::UciOption(name) => {
+            let v = if value.parse::<f64>().is_ok() || value == "true" || value == "false" {
+                value.to_string()
+            } else {
+                toml_string(value)
+            };
+            (
+                "uci.options",
+                name.clone(),
+                format!("{} = {v}", toml_string(name)),
+            )
+        }
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut done = false;
+    // Where a missing line goes: after the section's last key (or its header), in `out`.
+    let mut insert_at: Option<usize> = None;
+    for raw in engine_text.lines() {
+        let l = raw.trim();
+        if l.starts_with('[') {
+            current = l
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim()
+                .to_string();
+            if current == section {
+                insert_at = Some(out.len() + 1);
+            }
+        }
+        let line_key = l
+            .split_once('=')
+            .filter(|_| !l.starts_with('#') && !l.starts_with('['))
+            .map(|(k, _)| k.trim().trim_matches('"').to_string());
+        if current == section && line_key.as_deref() == Some(key.as_str()) {
+            out.push(line.clone());
+            done = true;
+            continue;
+        }
+        let mut replaced = None;
+        if current == "uci" {
+            let quoted = |p: &std::path::Path| toml_string(&p.to_string_lossy());
+            match line_key.as_deref() {
+                // A command with a folder in it was relative to the original file's folder.
+                Some("command") if resolved.command.components().count() > 1 => {
+                    let abs = std::path::absolute(&resolved.command)
+                        .unwrap_or_else(|_| resolved.command.clone());
+                    replaced = Some(format!("command = {}", quoted(&abs)));
+                }
+                Some("working_dir") => {
+                    if let Some(d) = &resolved.working_dir {
+                        let abs = std::path::absolute(d).unwrap_or_else(|_| d.clone());
+                        replaced = Some(format!("working_dir = {}", quoted(&abs)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(replaced.unwrap_or_else(|| raw.to_string()));
+        if current == section && line_key.is_some() {
+            insert_at = Some(out.len());
+        }
+    }
+    if !done {
+        match insert_at {
+            Some(i) => out.insert(i, line),
+            None => {
+                out.push(String::new());
+                out.push(format!("[{section}]"));
+                out.push(line);
+            }
+        }
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::player::uci::{go_command, parse_external};
+    use std::path::Path;
+
+    const FILE: &str = r#"# an engine
+name = "fs"
+
+[uci]
+command = "bin/engine"
+args = []
+# a comment about the options
+[uci.options]
+UCI_Variant = "xiangqi"
+Threads = 1
+"#;
+
+    fn parse(text: &str) -> ExternalEngine {
+        parse_external(text, "fs.toml", Path::new("/opt/engines"), "fs").unwrap()
+    }
+
+    #[test]
+    fn knobs_parse_and_set_limits_and_options_in_order() {
+        assert_eq!(ExternalKnob::parse("go-nodes"), Some(ExternalKnob::GoNodes));
+        assert_eq!(ExternalKnob::parse("go_depth"), Some(ExternalKnob::GoDepth));
+        assert_eq!(
+            ExternalKnob::parse("movetime"),
+            Some(ExternalKnob::Movetime)
+        );
+        assert_eq!(
+            ExternalKnob::parse("option:Skill Level"),
+            Some(ExternalKnob::UciOption("Skill Level".into()))
+        );
+        assert_eq!(ExternalKnob::parse("option:"), None);
+        assert_eq!(ExternalKnob::parse("nodes"), None);
+        let mut e = parse(FILE);
+        apply_external_overrides(
+            &mut e,
+            "go-nodes=500,go-depth=7,movetime=40,option:Threads=2,option:Skill Level=3",
+            "fs.toml:...",
+        )
+        .unwrap();
+        assert_eq!(e.limits.nodes, Some(500));
+        assert_eq!(e.limits.depth, Some(7));
+        assert_eq!(e.limits.movetime, Some(Duration::from_millis(40)));
+        // An option already in the file keeps its place; a new one goes last.
+        let names: Vec<&str> = e.options.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["UCI_Variant", "Threads", "Skill Level"]);
+        assert_eq!(e.options[1].1, "2");
+        for (bad, needle) in [
+            ("go-nodes=0", "go-nodes = '0'"),
+            ("go-nodes=many", "go-nodes = 'many'"),
+            ("depth=3", "'depth' is not a knob of an external engine"),
+            ("option:Skill Level", "is not key=value"),
+        ] {
+            let e2 = apply_external_overrides(&mut parse(FILE), bad, "fs.toml:x")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e2.contains(needle) && e2.contains("fs.toml:x"),
+                "{bad}: {e2}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_engine_limits_tighten_the_runs() {
+        let run = MoveLimits {
+            nodes: Some(2_000_000),
+            ..MoveLimits::default()
+        };
+        let own = EngineLimits {
+            nodes: Some(500),
+            depth: Some(3),
+            movetime: None,
+        };
+        let l = own.apply(&run);
+        assert_eq!(go_command(&l, true), "go depth 3 nodes 500");
+        let bigger = EngineLimits {
+            nodes: Some(5_000_000),
+            ..EngineLimits::default()
+        };
+        assert_eq!(go_command(&bigger.apply(&run), true), "go nodes 2000000");
+        assert_eq!(EngineLimits::default().apply(&run), run);
+    }
+
+    #[test]
+    fn written_engine_files_read_back_with_the_knob_set() {
+        let base = parse(FILE);
+        let text = engine_file_with(FILE, &base, &ExternalKnob::GoNodes, "800");
+        let text = engine_file_with(
+            &text,
+            &base,
+            &ExternalKnob::UciOption("Skill Level".into()),
+            "4",
+        );
+        let text = engine_file_with(
+            &text,
+            &base,
+            &ExternalKnob::UciOption("Threads".into()),
+            "3",
+        );
+        let e = parse(&text);
+        assert_eq!(e.limits.nodes, Some(800));
+        assert_eq!(
+            e.options,
+            [
+                ("UCI_Variant".to_string(), "xiangqi".to_string()),
+                ("Threads".to_string(), "3".to_string()),
+                ("Skill Level".to_string(), "4".to_string()),
+            ]
+        );
+        // The relative command is made absolute (it was relative to the original's folder).
+        assert_eq!(e.command, Path::new("/opt/engines/bin/engine"));
+        assert!(
+            text.contains("command = \"/opt/engines/bin/engine\""),
+            "{text}"
+        );
+        // Set twice: replaced, not repeated.
+        let again = engine_file_with(&text, &base, &ExternalKnob::GoNodes, "900");
+        assert_eq!(again.matches("go_nodes").count(), 1, "{again}");
+        assert_eq!(parse(&again).limits.nodes, Some(900));
+        // The new key sits with the section's keys, before the next section's comment.
+        let uci_part = &text[..text.find("# a comment").unwrap()];
+        assert!(uci_part.contains("go_nodes = 800"), "{text}");
+        // A file without [uci.options] gets one.
+        let bare = "[uci]\ncommand = \"e\"\n";
+        let t = engine_file_with(
+            bare,
+            &parse(bare),
+            &ExternalKnob::UciOption("UCI_Elo".into()),
+            "1500",
+        );
+        assert_eq!(
+            parse(&t).options,
+            [("UCI_Elo".to_string(), "1500".to_string())]
+        );
+        // Zero limits in a file are refused, naming the key.
+        let e = parse_external(
+            "[uci]\ncommand = \"e\"\ngo_nodes = 0\n",
+            "z.toml",
+            Path::new("."),
+            "z",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("z.toml") && e.contains("go_nodes"), "{e}");
+    }
+}

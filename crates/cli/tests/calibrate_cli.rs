@@ -1,0 +1,486 @@
+//! `chuhan calibrate`: the pass column of validation.csv, calibrations played to a precision
+//! (reproducible at any concurrency, resumable mid-round), with small node budgets.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("chuhan-calib-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A small node-budget calibration writing to `out`, with `extra` flags.
+fn calibrate(out: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "calibrate",
+        "--knob",
+        "nodes",
+        "--grid",
+        "40,150,600",
+        "--targets",
+        "0,200",
+        "--names",
+        "weak,strong",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    chuhan(&args)
+}
+
+/// One row of validation.csv, by column name.
+struct Row {
+    target: f64,
+    lo: Option<f64>,
+    hi: Option<f64>,
+    tolerance: f64,
+    pass: bool,
+}
+
+fn validation_rows(dir: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("validation.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(
+        header,
+        [
+            "from",
+            "to",
+            "target_gap",
+            "measured_gap",
+            "lo95",
+            "hi95",
+            "half_width",
+            "tolerance",
+            "pass"
+        ]
+    );
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let num = |s: &str| (!s.is_empty()).then(|| s.parse::<f64>().unwrap());
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            Row {
+                target: f[col("target_gap")].parse().unwrap(),
+                lo: num(f[col("lo95")]),
+                hi: num(f[col("hi95")]),
+                tolerance: f[col("tolerance")].parse().unwrap(),
+                pass: match f[col("pass")] {
+                    "true" => true,
+                    "false" => false,
+                    other => panic!("pass column: {other}"),
+                },
+            }
+        })
+        .collect()
+}
+
+/// What the pass column must say, from the row's own interval, target and tolerance.
+fn expected_pass(r: &Row) -> bool {
+    match (r.lo, r.hi) {
+        (Some(lo), Some(hi)) => lo >= r.target - r.tolerance && hi <= r.target + r.tolerance,
+        _ => false,
+    }
+}
+
+#[test]
+fn pass_means_the_interval_lies_within_target_plus_minus_the_tolerance() {
+    let base = temp("pass");
+    // Three pairs: an interval far wider than ±50 that contains the +200 target but does not lie
+    // within [+150, +250]: where "contains" and "within" differ.
+    let strict = base.join("strict");
+    let (code, stdout, stderr) = calibrate(&strict, &["--pairs", "3", "--strict"]);
+    let rows = validation_rows(&strict);
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r.tolerance, 50.0, "the documented default");
+    assert_eq!(r.pass, expected_pass(r), "pass column vs its own interval");
+    let (lo, hi) = (r.lo.unwrap(), r.hi.unwrap());
+    assert!(
+        hi - lo > 100.0,
+        "a wide interval after 6 games: [{lo}, {hi}]"
+    );
+    assert!(!r.pass, "a wide interval never passes");
+    assert_eq!(code, 1, "--strict fails on a failed gap: {stdout}{stderr}");
+    assert!(
+        stdout.contains("FAIL") && stdout.contains("within target ± 50 Elo"),
+        "{stdout}"
+    );
+
+    // With a tolerance wider than the interval's distance from the target, the same games pass.
+    let loose = base.join("loose");
+    let (code, stdout, stderr) =
+        calibrate(&loose, &["--pairs", "3", "--strict", "--tolerance", "5000"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let rows = validation_rows(&loose);
+    assert_eq!(
+        (rows[0].lo, rows[0].hi),
+        (r.lo, r.hi),
+        "same seed, same games"
+    );
+    assert_eq!(rows[0].tolerance, 5000.0);
+    assert!(rows[0].pass && expected_pass(&rows[0]), "{stdout}");
+    assert!(stdout.contains("pass"), "{stdout}");
+
+    // A tolerance that is not a positive number is refused, naming the flag.
+    let (code, _, stderr) = calibrate(&base.join("bad"), &["--tolerance", "0"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--tolerance"), "{stderr}");
+}
+
+/// games.csv rows without the timing column (`seconds`, the tenth), sorted.
+fn game_rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text
+        .lines()
+        .map(|l| {
+            l.split(',')
+                .enumerate()
+                .filter(|(i, _)| *i != 9)
+                .map(|(_, f)| f)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_calibration_to_a_precision_is_reproducible_and_resumes_mid_round() {
+    let base = temp("precision");
+    let budget = [
+        "--pairs",
+        "4",
+        "--precision",
+        "30",
+        "--max-games",
+        "40",
+        "--concurrency",
+    ];
+    let one = base.join("one");
+    let (code, stdout, stderr) = calibrate(&one, &[&budget[..], &["1"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    // Both stages say why they stopped; ±30 is out of reach in 40 games.
+    assert!(
+        stdout.contains("grid stage: budget spent: --max-games 40")
+            && stdout.contains("validate stage: budget spent: --max-games 40"),
+        "{stdout}"
+    );
+    let grid = game_rows(&one.join("grid"));
+    let validate = game_rows(&one.join("validate"));
+    assert_eq!(grid.len(), 41, "the grid's budget is spent exactly");
+    assert_eq!(
+        validate.len(),
+        41,
+        "the validation's budget is spent exactly"
+    );
+    // The grid's pairings (neighbours and next-but-one) hold the 40 games between them.
+    let text = std::fs::read_to_string(one.join("grid/pairings.csv")).unwrap();
+    let games: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(games.iter().sum::<u64>(), 40, "{text}");
+
+    let two = base.join("two");
+    let (code, _, stderr) = calibrate(&two, &[&budget[..], &["2"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        game_rows(&two.join("grid")),
+        grid,
+        "same games at any concurrency"
+    );
+    assert_eq!(game_rows(&two.join("validate")), validate);
+    let levels = std::fs::read_to_string(one.join("levels.toml")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(two.join("validation.csv")).unwrap(),
+        std::fs::read_to_string(one.join("validation.csv")).unwrap()
+    );
+
+    // Interrupted mid-round in the validation stage: 15 games and a truncated line; the
+    // resumed calibration plays the same games as the uninterrupted one.
+    let cut = base.join("cut");
+    std::fs::create_dir_all(cut.join("validate")).unwrap();
+    std::fs::copy(one.join("calibrate.toml"), cut.join("calibrate.toml")).unwrap();
+    let copy_dir = |from: &Path, to: &Path| {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_file() {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    };
+    copy_dir(&one.join("grid"), &cut.join("grid"));
+    std::fs::copy(
+        one.join("validate/manifest.toml"),
+        cut.join("validate/manifest.toml"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(one.join("validate/games.csv")).unwrap();
+    let keep: String = text.lines().take(16).collect::<Vec<_>>().join("\n") + "\n7,15,rnb";
+    std::fs::write(cut.join("validate/games.csv"), keep).unwrap();
+    let (code, stdout, stderr) =
+        chuhan(&["calibrate", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        game_rows(&cut.join("validate")),
+        validate,
+        "resumed = uninterrupted"
+    );
+    assert_eq!(game_rows(&cut.join("grid")), grid);
+    assert_eq!(
+        std::fs::read_to_string(cut.join("levels.toml"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>(),
+        levels
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+    );
+    assert!(stdout.contains("validate stage: budget spent"), "{stdout}");
+}
+
+#[test]
+fn a_calibration_stops_when_every_validated_gap_is_precise() {
+    let out = temp("precise");
+    let (code, stdout, stderr) = calibrate(
+        &out,
+        &[
+            "--pairs",
+            "2",
+            "--precision",
+            "150",
+            "--grid-precision",
+            "400",
+            "--max-games",
+            "400",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("validate stage: precision reached: every neighbour gap's 95% half-width is at most 150 Elo"),
+        "{stdout}"
+    );
+    let rows = validation_rows(&out);
+    let (lo, hi) = (rows[0].lo.unwrap(), rows[0].hi.unwrap());
+    assert!((hi - lo) / 2.0 <= 150.0, "[{lo}, {hi}]");
+    // Budgets without a precision, and an unmeetable budget, are refused naming the flag.
+    let (code, _, stderr) = calibrate(&temp("nop"), &["--max-games", "100"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("add --precision"), "{stderr}");
+    let (code, _, stderr) = calibrate(&temp("few"), &["--precision", "50", "--max-games", "4"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--max-games 4 cannot be met"), "{stderr}");
+    let (code, _, stderr) = calibrate(&temp("neg"), &["--precision=-5"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--precision"), "{stderr}");
+}
+
+/// `chuhan uci` as an external engine (`{chuhan}` is this binary).
+const CHUHAN_UCI: &str = r#"
+name = "chuhan-uci"
+[uci]
+command = "{chuhan}"
+args = ["uci"]
+[uci.options]
+Hash = 16
+"#;
+
+/// Result and moves of each game (what the engines played, not the node counts they report).
+fn results_and_moves(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{},{},{},{}", f[0], f[1], f[5], f[11])
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn an_external_engine_is_calibrated_by_go_nodes_and_its_levels_are_engine_files() {
+    let base = temp("external");
+    std::fs::create_dir_all(&base).unwrap();
+    let engine = base.join("chuhan-uci.toml");
+    std::fs::write(&engine, CHUHAN_UCI).unwrap();
+    let out = base.join("ext");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "go-nodes",
+        "--base",
+        engine.to_str().unwrap(),
+        "--grid",
+        "40,150,600",
+        "--targets",
+        "0,200",
+        "--names",
+        "weak,strong",
+        "--pairs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("levels written as engine files"),
+        "{stdout}"
+    );
+    // The same engine in process with the same node budgets plays the same games: the go
+    // limits reach the engine.
+    let inproc = base.join("inproc");
+    let (code, _, stderr) = calibrate(&inproc, &["--pairs", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        results_and_moves(&out.join("grid")),
+        results_and_moves(&inproc.join("grid"))
+    );
+    // Each level is an engine file with its go_nodes, and the validation played those files.
+    let levels = chuhan_arena::play::config::parse_levels(
+        &std::fs::read_to_string(inproc.join("levels.toml")).unwrap(),
+        "levels.toml",
+    )
+    .unwrap();
+    for (name, level) in ["weak", "strong"].iter().zip(&levels) {
+        let file = out.join("levels").join(format!("{name}.toml"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        let nodes = level.nodes.unwrap();
+        assert!(text.contains(&format!("go_nodes = {nodes}")), "{text}");
+        assert!(
+            text.contains("Hash = 16") && text.contains("[uci]"),
+            "{text}"
+        );
+        let manifest = std::fs::read_to_string(out.join("validate/manifest.toml")).unwrap();
+        assert!(
+            manifest.contains(&file.file_name().unwrap().to_string_lossy().to_string()),
+            "{manifest}"
+        );
+    }
+    assert_eq!(
+        results_and_moves(&out.join("validate")),
+        results_and_moves(&inproc.join("validate"))
+    );
+
+    // Knobs and bases of the other kind are refused, naming both.
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "nodes",
+        "--base",
+        engine.to_str().unwrap(),
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad1").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--knob nodes moves the built-in engine"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        "default",
+        "--grid",
+        "0,5,10",
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad2").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--knob option:Skill Level moves an external engine"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        engine.to_str().unwrap(),
+        "--targets",
+        "0,100",
+        "--out",
+        base.join("bad3").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("give --grid"), "{stderr}");
+}
+
+#[test]
+fn fairy_stockfish_is_calibrated_by_its_skill_level_at_a_node_limit() {
+    // Like uci_players.rs, this never skips: scripts/test.sh installs Fairy-Stockfish.
+    let engine = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/engines/fairy-stockfish.toml"
+    );
+    let out = temp("fairy");
+    let base = format!("{engine}:go-nodes=500");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "option:Skill Level",
+        "--base",
+        &base,
+        "--grid",
+        "0,10,20",
+        "--targets",
+        "0,100",
+        "--names",
+        "fs-a,fs-b",
+        "--pairs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The placed Skill Level of each level, from the placement table, is in its engine file,
+    // with the base's node limit and the file's own options before it.
+    for name in ["fs-a", "fs-b"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no placement row for {name} in\n{stdout}"));
+        let skill: i64 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!((0..=20).contains(&skill), "{row}");
+        let text =
+            std::fs::read_to_string(out.join("levels").join(format!("{name}.toml"))).unwrap();
+        assert!(
+            text.contains(&format!("\"Skill Level\" = {skill}")),
+            "{text}"
+        );
+        assert!(text.contains("go_nodes = 500"), "{text}");
+        assert!(
+            text.find("UCI_Variant").unwrap() < text.find("Skill Level\" =").unwrap(),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("validate/games.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        5,
+        "2 pairs of validation games"
+    );
+}
