@@ -163,6 +163,8 @@ pub struct Searcher {
     killers: [[Move; 2]; MAX_PLY + 1],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    // Static evaluation per ply (`-INFINITE` in check), for the improving test.
+    evals: [i32; MAX_PLY + 2],
     judge: RepetitionJudge,
     // Per search.
     pos: Position,
@@ -191,6 +193,7 @@ impl Searcher {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            evals: [-INFINITE; MAX_PLY + 2],
             judge: asian_cycle,
             pos: Position::startpos(),
             psq: Vec::with_capacity(MAX_PLY + 8),
@@ -550,24 +553,31 @@ impl Searcher {
         } else {
             self.static_eval()
         };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago (or no comparison possible): prune less eagerly when not.
+        let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check {
-            // Reverse futility: far above beta at shallow depth.
+            // Reverse futility: far above beta at shallow depth; a margin per ply, one ply
+            // less when the evaluation is improving.
             if self.options.futility
-                && depth <= 3
-                && static_eval - self.tunables.futility_margin * depth >= beta
+                && depth <= 6
+                && static_eval - self.tunables.futility_margin * (depth - i32::from(improving))
+                    >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
             }
-            // Null move, only with enough material that zugzwang is unlikely.
+            // Null move, only with enough material that zugzwang is unlikely; reduced more
+            // at depth and the further the evaluation is above beta.
             if self.options.null_move
                 && null_allowed
                 && depth >= 2
                 && static_eval >= beta
                 && self.null_material_ok()
             {
-                let r = self.tunables.null_reduction + depth / 6;
+                let r =
+                    self.tunables.null_reduction + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.pos.make_null();
                 self.psq.push(*self.psq.last().unwrap_or(&0));
                 let score =
@@ -582,6 +592,14 @@ impl Searcher {
                 }
             }
         }
+
+        // Internal iterative reduction: without a TT move the ordering is poor and the node
+        // likely new to the tree; search it one ply shallower.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
 
         let reps_before = self.repetition_hits;
         let mut list = MoveList::new();
