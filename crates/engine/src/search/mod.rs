@@ -749,6 +749,27 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.static_eval();
         }
+        // The table serves quiescence too: a stored bound that settles the window ends the
+        // node, and a stored move is tried first. Quiescence ignores repetitions, so its
+        // scores are path independent; they are stored at depth 0, never over a full-width
+        // entry for the same position.
+        let key = self.pos.key();
+        let mut tt_move = Move::NONE;
+        let mut keep_entry = false;
+        if let Some(e) = self.tt.probe(key) {
+            keep_entry = e.depth > 0;
+            let score = score_from_tt(e.score as i32, ply);
+            let cut = match e.bound() {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+            tt_move = e.mv;
+        }
+        let original_alpha = alpha;
         let in_check = self.pos.in_check();
         let mut best = -INFINITE;
         let stand_pat = if in_check {
@@ -758,6 +779,10 @@ impl Searcher {
         };
         if !in_check {
             if stand_pat >= beta {
+                if !keep_entry {
+                    self.tt
+                        .store(key, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -773,8 +798,9 @@ impl Searcher {
             &mut list,
         );
         let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
-        self.score_moves(&list, &mut order, Move::NONE, ply);
+        self.score_moves(&list, &mut order, tt_move, ply);
         let mut legal = 0;
+        let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut order, i);
             if !in_check {
@@ -800,6 +826,7 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     if score >= beta {
                         break;
@@ -809,6 +836,17 @@ impl Searcher {
         }
         if in_check && legal == 0 {
             return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !keep_entry {
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         }
         best
     }
