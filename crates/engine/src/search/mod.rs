@@ -646,7 +646,15 @@ impl Searcher {
                 continue;
             }
             self.nodes += 1;
-            let ext = i32::from(self.options.check_extension && gives_check && ply < MAX_PLY / 2);
+            // Only checks that do not lose the checking piece by exchange are extended: in
+            // xiangqi a cannon or chariot can give a losing check almost every move, and
+            // extending those grows the tree without finding anything.
+            let ext = i32::from(
+                self.options.check_extension
+                    && gives_check
+                    && ply < MAX_PLY / 2
+                    && self.check_keeps_material(mv),
+            );
             let new_depth = depth - 1 + ext;
             let score = if legal == 1 {
                 -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, pv_node, true)
@@ -849,6 +857,15 @@ impl Searcher {
                 .store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         }
         best
+    }
+
+    /// Whether `mv`, just made, does not lose material by exchange (judged on the board
+    /// before it: the move is unmade, judged and made again).
+    fn check_keeps_material(&mut self, mv: Move) -> bool {
+        self.unmake();
+        let ok = see::see(self.pos.board(), mv, &self.see_values) >= 0;
+        self.make(mv);
+        ok
     }
 
     fn null_material_ok(&self) -> bool {
