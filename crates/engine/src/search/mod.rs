@@ -163,6 +163,8 @@ pub struct Searcher {
     killers: [[Move; 2]; MAX_PLY + 1],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    // Static evaluation per ply (`-INFINITE` in check), for the improving test.
+    evals: [i32; MAX_PLY + 2],
     judge: RepetitionJudge,
     // Per search.
     pos: Position,
@@ -191,6 +193,7 @@ impl Searcher {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            evals: [-INFINITE; MAX_PLY + 2],
             judge: asian_cycle,
             pos: Position::startpos(),
             psq: Vec::with_capacity(MAX_PLY + 8),
@@ -550,24 +553,31 @@ impl Searcher {
         } else {
             self.static_eval()
         };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago (or no comparison possible): prune less eagerly when not.
+        let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check {
-            // Reverse futility: far above beta at shallow depth.
+            // Reverse futility: far above beta at shallow depth; a margin per ply, one ply
+            // less when the evaluation is improving.
             if self.options.futility
-                && depth <= 3
-                && static_eval - self.tunables.futility_margin * depth >= beta
+                && depth <= 6
+                && static_eval - self.tunables.futility_margin * (depth - i32::from(improving))
+                    >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return static_eval;
             }
-            // Null move, only with enough material that zugzwang is unlikely.
+            // Null move, only with enough material that zugzwang is unlikely; reduced more
+            // at depth and the further the evaluation is above beta.
             if self.options.null_move
                 && null_allowed
                 && depth >= 2
                 && static_eval >= beta
                 && self.null_material_ok()
             {
-                let r = self.tunables.null_reduction + depth / 6;
+                let r =
+                    self.tunables.null_reduction + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.pos.make_null();
                 self.psq.push(*self.psq.last().unwrap_or(&0));
                 let score =
@@ -582,6 +592,14 @@ impl Searcher {
                 }
             }
         }
+
+        // Internal iterative reduction: without a TT move the ordering is poor and the node
+        // likely new to the tree; search it one ply shallower.
+        let depth = if tt_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
 
         let reps_before = self.repetition_hits;
         let mut list = MoveList::new();
@@ -628,7 +646,15 @@ impl Searcher {
                 continue;
             }
             self.nodes += 1;
-            let ext = i32::from(self.options.check_extension && gives_check && ply < MAX_PLY / 2);
+            // Only checks that do not lose the checking piece by exchange are extended: in
+            // xiangqi a cannon or chariot can give a losing check almost every move, and
+            // extending those grows the tree without finding anything.
+            let ext = i32::from(
+                self.options.check_extension
+                    && gives_check
+                    && ply < MAX_PLY / 2
+                    && self.check_keeps_material(mv),
+            );
             let new_depth = depth - 1 + ext;
             let score = if legal == 1 {
                 -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, pv_node, true)
@@ -731,6 +757,27 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.static_eval();
         }
+        // The table serves quiescence too: a stored bound that settles the window ends the
+        // node, and a stored move is tried first. Quiescence ignores repetitions, so its
+        // scores are path independent; they are stored at depth 0, never over a full-width
+        // entry for the same position.
+        let key = self.pos.key();
+        let mut tt_move = Move::NONE;
+        let mut keep_entry = false;
+        if let Some(e) = self.tt.probe(key) {
+            keep_entry = e.depth > 0;
+            let score = score_from_tt(e.score as i32, ply);
+            let cut = match e.bound() {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+            tt_move = e.mv;
+        }
+        let original_alpha = alpha;
         let in_check = self.pos.in_check();
         let mut best = -INFINITE;
         let stand_pat = if in_check {
@@ -740,6 +787,10 @@ impl Searcher {
         };
         if !in_check {
             if stand_pat >= beta {
+                if !keep_entry {
+                    self.tt
+                        .store(key, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -755,8 +806,9 @@ impl Searcher {
             &mut list,
         );
         let mut order = [0i32; crate::xiangqi::movegen::MAX_MOVES];
-        self.score_moves(&list, &mut order, Move::NONE, ply);
+        self.score_moves(&list, &mut order, tt_move, ply);
         let mut legal = 0;
+        let mut best_move = Move::NONE;
         for i in 0..list.len() {
             let mv = pick(&mut list, &mut order, i);
             if !in_check {
@@ -782,6 +834,7 @@ impl Searcher {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     if score >= beta {
                         break;
@@ -792,7 +845,27 @@ impl Searcher {
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !keep_entry {
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
+        }
         best
+    }
+
+    /// Whether `mv`, just made, does not lose material by exchange (judged on the board
+    /// before it: the move is unmade, judged and made again).
+    fn check_keeps_material(&mut self, mv: Move) -> bool {
+        self.unmake();
+        let ok = see::see(self.pos.board(), mv, &self.see_values) >= 0;
+        self.make(mv);
+        ok
     }
 
     fn null_material_ok(&self) -> bool {
