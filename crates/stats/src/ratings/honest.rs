@@ -37,6 +37,12 @@
 //! ladders check it in about a second.
 
 use super::fit::{PairTotal, Prepared};
+
+/// Pseudo degrees of freedom at dispersion 1 added to the estimated dispersion of game-pair
+/// scores (see [`honest_intervals`]): enough that a handful of identical pair scores cannot
+/// collapse an interval, little enough to leave the coverage of real ladders unchanged
+/// (`tests/coverage.rs`).
+pub const DISPERSION_PRIOR_DF: f64 = 3.0;
 use super::graph::strong_groups;
 use super::profile::{dispersion_sums, Problem};
 use super::{FitOptions, GameRecord, RatingError};
@@ -193,15 +199,22 @@ pub fn honest_intervals(
         problems.push(Some(problem));
     }
     let estimated = var > 0.0 && units > params;
+    // The estimate is shrunk towards 1 (the binomial value) by DISPERSION_PRIOR_DF pseudo
+    // degrees of freedom: after a few game pairs with the same score (say four draws by
+    // repetition) the raw estimate is near 0 and would shrink the interval to a few Elo that
+    // those games cannot support, and an adaptive run would stop there as "precise". With many
+    // pairs the prior weighs nothing.
+    let df = units.saturating_sub(params) as f64;
     let dispersion = if estimated {
-        (resid / var * units as f64 / (units - params) as f64).max(1e-3)
+        let raw = resid / var * units as f64 / df;
+        ((raw * df + DISPERSION_PRIOR_DF) / (df + DISPERSION_PRIOR_DF)).max(1e-3)
     } else {
         1.0
     };
     // With an estimated dispersion the critical value is Student's t on `units - params`
     // degrees of freedom (as for a quasi-likelihood fit), which matters with few game pairs.
     let t = if estimated {
-        StudentsT::new(0.0, 1.0, (units - params) as f64).ok()
+        StudentsT::new(0.0, 1.0, df + DISPERSION_PRIOR_DF).ok()
     } else {
         None
     };
@@ -446,6 +459,24 @@ mod tests {
     }
 
     #[test]
+    fn a_few_identical_pair_scores_do_not_collapse_the_interval() {
+        // Four game pairs, each a win for player 1 and a draw: every pair scores 1.5 points,
+        // so the raw dispersion estimate is 0. Eight games cannot place a gap to within a few
+        // Elo: the interval must stay at least as wide as the plain binomial one would be
+        // with half the dispersion.
+        let mut games = Vec::new();
+        for id in 0..4 {
+            games.push(game(id, 1, 0, 1.0));
+            games.push(game(id, 0, 1, 0.5));
+        }
+        let h = honest_intervals(&games, 2, &[0, 1], 0, 0.95).unwrap();
+        assert_eq!(h.gaps[0].method, BoundMethod::ProfileLikelihood);
+        assert!(h.dispersion >= 0.4, "dispersion {}", h.dispersion);
+        let width = h.gaps[0].bound.width().unwrap();
+        assert!(width > 200.0, "{:?}", h.gaps[0].bound);
+    }
+
+    #[test]
     fn zero_score_gives_an_upper_bound() {
         // Order says 1 is above 0, but 1 lost all 12 games.
         let mut id = 0;
@@ -537,7 +568,9 @@ mod tests {
         assert!((gap.estimate.unwrap() - 70.437).abs() < 1e-3);
         // Pair residuals 0.8, -0.2, -1.2 points (25 WW, 10 DD, 15 LL) against a model variance
         // of 2 * 0.6 * 0.4 per pair, with one fitted parameter.
-        let phi = (25.0 * 0.64 + 10.0 * 0.04 + 15.0 * 1.44) / (50.0 * 0.48) * 50.0 / 49.0;
+        // The raw estimate, then shrunk by DISPERSION_PRIOR_DF pseudo degrees of freedom at 1.
+        let raw = (25.0 * 0.64 + 10.0 * 0.04 + 15.0 * 1.44) / (50.0 * 0.48) * 50.0 / 49.0;
+        let phi = (raw * 49.0 + DISPERSION_PRIOR_DF) / (49.0 + DISPERSION_PRIOR_DF);
         assert!((h.dispersion - phi).abs() < 1e-9, "{}", h.dispersion);
         assert!(gap.bound.contains(70.437));
         // Paired games here are perfectly correlated (WW, DD, LL), so phi > 1 widens the
@@ -549,9 +582,12 @@ mod tests {
             games: 100.0,
             score_a: 40.0,
         }];
-        // The critical value is Student's t with 50 pairs - 1 parameter degrees of freedom.
-        let t49 = StudentsT::new(0.0, 1.0, 49.0).unwrap().inverse_cdf(0.975);
-        assert!((t49 - 2.0096).abs() < 1e-4);
+        // The critical value is Student's t with 50 pairs - 1 parameter degrees of freedom,
+        // plus the prior's.
+        let t49 = StudentsT::new(0.0, 1.0, 49.0 + DISPERSION_PRIOR_DF)
+            .unwrap()
+            .inverse_cdf(0.975);
+        assert!((t49 - 2.0066).abs() < 1e-3, "{t49}");
         let plain = Problem::new(2, totals).unwrap().interval(0, 1, t49, 1.0);
         let ratio = gap.bound.width().unwrap() / plain.width().unwrap();
         assert!(
