@@ -5,6 +5,6 @@
 pub use chuhan_stats::bound::Bound;
 pub use chuhan_stats::ratings::{
     bootstrap_intervals, fit_ratings, head_to_head, honest_intervals, Bootstrap,
-    BootstrapIntervals, BootstrapSamples, BoundMethod, FitOptions, GameRecord, HeadToHead,
-    HonestBound, HonestIntervals, Interval, Prior, RatingError, RatingFit,
+    BootstrapIntervals, BootstrapSamples, BoundMethod, FitOptions, HeadToHead, HonestBound,
+    HonestIntervals, Interval, Prior, RatedGame, RatingError, RatingFit,
 };

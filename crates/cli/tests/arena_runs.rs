@@ -467,7 +467,7 @@ fn run_openings(dir: &Path, file: &str, needle: &str) {
 }
 
 #[test]
-fn opening_files_are_used_once_each_in_seed_order() {
+fn opening_files_are_used_in_seed_order_and_again_when_short() {
     let dir = scratch("book");
     let book_dir = scratch("book-file");
     std::fs::create_dir_all(&book_dir).unwrap();
@@ -496,6 +496,9 @@ fn opening_files_are_used_once_each_in_seed_order() {
     expected.sort();
     assert_eq!(distinct, expected, "every opening used");
     assert_eq!(used.len(), 10);
+    // More pairs than openings: the book is used again in the same shuffled order, and the
+    // run says so (the one rule spsa follows too).
+    let again = scratch("book-reused");
     let (code, _, err) = chuhan(&[
         "match",
         "--player",
@@ -503,14 +506,37 @@ fn opening_files_are_used_once_each_in_seed_order() {
         "--player",
         "random",
         "--pairs",
-        "6",
+        "7",
         "--openings",
         file.to_str().unwrap(),
         "--out",
-        scratch("book-too-few").to_str().unwrap(),
+        again.to_str().unwrap(),
     ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("5 distinct openings; 6 pairs"), "{err}");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("gives 5 distinct openings for 7 game pairs: each is used by up to 2 pairs"),
+        "{err}"
+    );
+    // Opening by pair (games.csv is in the order games ended).
+    let by_pair = |dir: &Path| -> std::collections::BTreeMap<u64, String> {
+        let pairs = column(dir, "pair");
+        let openings = column(dir, "opening");
+        pairs
+            .iter()
+            .map(|p| p.parse::<u64>().unwrap())
+            .zip(openings)
+            .collect()
+    };
+    let first = by_pair(&dir);
+    let reused = by_pair(&again);
+    assert_eq!(column(&again, "opening").len(), 14);
+    // Pairs 0-4 are those of the 5-pair run (same seed, same shuffle); pairs 5 and 6 repeat
+    // pairs 0 and 1.
+    for pair in 0..5 {
+        assert_eq!(reused[&pair], first[&pair], "pair {pair}");
+    }
+    assert_eq!(reused[&5], first[&0]);
+    assert_eq!(reused[&6], first[&1]);
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! adaptive run for the games-to-precision one.
 
 use chuhan_stats::adaptive::{equal_shares, plan_round, Budget, RoundSizes, Schedule};
-use chuhan_stats::ratings::{honest_intervals, GameRecord};
+use chuhan_stats::ratings::{honest_intervals, RatedGame};
 use chuhan_stats::sim::{ladder_pairings, simulate_pairings};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -49,7 +49,7 @@ fn schedule() -> Schedule {
 }
 
 /// Plays `counts[k]` pairs of pairing `k`, pair ids continuing after the games so far.
-fn play(rng: &mut Xoshiro256PlusPlus, s: &Schedule, games: &mut Vec<GameRecord>, counts: &[u64]) {
+fn play(rng: &mut Xoshiro256PlusPlus, s: &Schedule, games: &mut Vec<RatedGame>, counts: &[u64]) {
     let truth = truth();
     for (&pairing, &m) in s.pairings.iter().zip(counts) {
         let first = games.len() as u64 / 2;

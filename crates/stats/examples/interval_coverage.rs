@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The ladder of `tests/coverage.rs` for `seed`.
-fn mixed_ladder(seed: u64) -> (Vec<f64>, Vec<chuhan_stats::ratings::GameRecord>, usize) {
+fn mixed_ladder(seed: u64) -> (Vec<f64>, Vec<chuhan_stats::ratings::RatedGame>, usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let players = rng.gen_range(4..=6);
     let mut truth = vec![0.0];

@@ -57,7 +57,7 @@ use crate::bound::Bound;
 use crate::elo::score_from_elo;
 use crate::linalg::invert_spd;
 use crate::ratings::fit::{win_probability, PairTotal, Prepared};
-use crate::ratings::{honest_intervals, FitOptions, GameRecord, HonestIntervals, RatingError, C};
+use crate::ratings::{honest_intervals, FitOptions, HonestIntervals, RatedGame, RatingError, C};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -255,7 +255,7 @@ pub struct RoundPlan {
 /// plays the pairs (pair ids in schedule order), adds the games and calls again; its time limit
 /// is its own. Pure: the same games give the same plan.
 pub fn plan_round(
-    games: &[GameRecord],
+    games: &[RatedGame],
     schedule: &Schedule,
     precision: f64,
     budget: &Budget,
@@ -361,7 +361,7 @@ pub struct Round {
 /// assert!(last.plan.honest.gaps.iter().all(|g| g.bound.half_width().unwrap() <= 80.0));
 /// ```
 pub fn current_round(
-    games: &[GameRecord],
+    games: &[RatedGame],
     schedule: &Schedule,
     precision: f64,
     budget: &Budget,
@@ -375,7 +375,7 @@ pub fn current_round(
     let mut next_id = 0u64;
     let mut index = 0;
     loop {
-        let earlier: Vec<GameRecord> = games
+        let earlier: Vec<RatedGame> = games
             .iter()
             .filter(|g| g.pair_id < next_id)
             .copied()
@@ -409,7 +409,7 @@ pub fn current_round(
 /// the widest neighbour-gap interval most (see the module documentation). With no games yet every
 /// pairing gets an equal share (the remainder to the first pairings).
 pub fn allocate(
-    games: &[GameRecord],
+    games: &[RatedGame],
     schedule: &Schedule,
     pairs: u64,
 ) -> Result<Vec<u64>, AdaptiveError> {
@@ -436,7 +436,7 @@ pub fn equal_shares(pairings: usize, pairs: u64) -> Vec<u64> {
 }
 
 /// Number of distinct pair ids among the games.
-fn distinct_pairs(games: &[GameRecord]) -> u64 {
+fn distinct_pairs(games: &[RatedGame]) -> u64 {
     let mut ids: Vec<u64> = games.iter().map(|g| g.pair_id).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -480,7 +480,7 @@ fn check_schedule(s: &Schedule) -> Result<(), AdaptiveError> {
 
 /// The allocation proper, given the honest intervals of `games` on `schedule`.
 fn allocate_with(
-    games: &[GameRecord],
+    games: &[RatedGame],
     schedule: &Schedule,
     honest: &HonestIntervals,
     pairs: u64,
@@ -679,7 +679,7 @@ pub const WIDE_STEP_SCORE: f64 = 0.95;
 /// player on that line (at most three quarters of the way, so the new step is not just as wide
 /// on the other side).
 pub fn wide_steps(
-    games: &[GameRecord],
+    games: &[RatedGame],
     n_players: usize,
     order: &[usize],
     min_pairs: u64,
@@ -757,7 +757,7 @@ mod tests {
     }
 
     /// `pairs` pairs in which `winner` beats `loser` twice, ids from `id`.
-    fn sweep(id: &mut u64, winner: usize, loser: usize, pairs: usize) -> Vec<GameRecord> {
+    fn sweep(id: &mut u64, winner: usize, loser: usize, pairs: usize) -> Vec<RatedGame> {
         let mut games = Vec::new();
         for _ in 0..pairs {
             games.push(game(*id, winner, loser, 1.0));

@@ -31,7 +31,7 @@
 //! One match, then a three-player ladder:
 //!
 //! ```
-//! use chuhan_stats::ratings::{fit_ratings, FitOptions, GameRecord};
+//! use chuhan_stats::ratings::{fit_ratings, FitOptions, RatedGame};
 //! use chuhan_stats::{Estimate, Sprt, SprtModel, Trinomial, Verdict};
 //!
 //! // 136 wins, 111 draws, 96 losses: +40.7 ± 30.4 Elo, LOS 99.6%.
@@ -56,8 +56,8 @@
 //! ];
 //! let mut games = Vec::new();
 //! for (pair_id, weaker, stronger, [s1, s2]) in pairs {
-//!     games.push(GameRecord { pair_id, first: stronger, second: weaker, score_first: s1 });
-//!     games.push(GameRecord { pair_id, first: weaker, second: stronger, score_first: 1.0 - s2 });
+//!     games.push(RatedGame { pair_id, first: stronger, second: weaker, score_first: s1 });
+//!     games.push(RatedGame { pair_id, first: weaker, second: stronger, score_first: 1.0 - s2 });
 //! }
 //! let fit = fit_ratings(&games, 3, &FitOptions::default()).unwrap();
 //! assert_eq!(fit.ratings[0], 0.0); // the anchor
@@ -70,14 +70,14 @@
 //! support is one-sided, and [`ratings::honest_intervals`] says so:
 //!
 //! ```
-//! use chuhan_stats::ratings::{honest_intervals, GameRecord};
+//! use chuhan_stats::ratings::{honest_intervals, RatedGame};
 //!
 //! // Player 1 beats player 0 in all 12 games (6 pairs, colours swapped).
-//! let games: Vec<GameRecord> = (0..6)
+//! let games: Vec<RatedGame> = (0..6)
 //!     .flat_map(|pair_id| {
 //!         [
-//!             GameRecord { pair_id, first: 1, second: 0, score_first: 1.0 },
-//!             GameRecord { pair_id, first: 0, second: 1, score_first: 0.0 },
+//!             RatedGame { pair_id, first: 1, second: 0, score_first: 1.0 },
+//!             RatedGame { pair_id, first: 0, second: 1, score_first: 0.0 },
 //!         ]
 //!     })
 //!     .collect();

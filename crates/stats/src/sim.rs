@@ -2,7 +2,7 @@
 //! in programs that use this crate). Deterministic given the generator.
 
 use crate::elo::score_from_elo;
-use crate::ratings::GameRecord;
+use crate::ratings::RatedGame;
 use rand::Rng;
 
 /// One game's score for a player with expected score `e`, with a draw rate of `draw_base` between
@@ -28,19 +28,19 @@ pub fn simulate_pairings<R: Rng>(
     pairs: usize,
     draw_base: f64,
     first_pair_id: u64,
-) -> Vec<GameRecord> {
+) -> Vec<RatedGame> {
     let mut games = Vec::new();
     let mut id = first_pair_id;
     for &(i, j) in pairings {
         let e = score_from_elo(truth[j] - truth[i]);
         for _ in 0..pairs {
-            games.push(GameRecord {
+            games.push(RatedGame {
                 pair_id: id,
                 first: j,
                 second: i,
                 score_first: simulate_game(rng, e, draw_base),
             });
-            games.push(GameRecord {
+            games.push(RatedGame {
                 pair_id: id,
                 first: i,
                 second: j,
@@ -68,7 +68,7 @@ pub fn simulate_ladder<R: Rng>(
     truth: &[f64],
     pairs: usize,
     draw_base: f64,
-) -> Vec<GameRecord> {
+) -> Vec<RatedGame> {
     simulate_pairings(
         rng,
         truth,

@@ -12,7 +12,7 @@
 use chuhan_stats::adaptive::{
     current_round, equal_shares, plan_round, Budget, RoundPlan, RoundSizes, Schedule, StopReason,
 };
-use chuhan_stats::ratings::{honest_intervals, GameRecord};
+use chuhan_stats::ratings::{honest_intervals, RatedGame};
 use chuhan_stats::sim::{ladder_pairings, simulate_pairings};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -47,7 +47,7 @@ fn play(
     rng: &mut Xoshiro256PlusPlus,
     truth: &[f64],
     s: &Schedule,
-    games: &mut Vec<GameRecord>,
+    games: &mut Vec<RatedGame>,
     counts: &[u64],
 ) {
     for (&pairing, &m) in s.pairings.iter().zip(counts) {
@@ -78,7 +78,7 @@ fn run(
     allocator: Allocator,
     precision: f64,
     max_pairs: u64,
-) -> (Vec<RoundPlan>, Vec<GameRecord>) {
+) -> (Vec<RoundPlan>, Vec<RatedGame>) {
     let s = schedule();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut games = Vec::new();
@@ -257,7 +257,7 @@ fn adaptive_rounds_do_no_harm_on_an_even_ladder() {
 }
 
 /// The games of pair `id` of `pairing`, as a run seeded by pair id would play them.
-fn pair_games(truth: &[f64], s: &Schedule, id: u64, pairing: usize) -> Vec<GameRecord> {
+fn pair_games(truth: &[f64], s: &Schedule, id: u64, pairing: usize) -> Vec<RatedGame> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1_000_000 + id);
     simulate_pairings(&mut rng, truth, &[s.pairings[pairing]], 1, DRAW, id)
 }
@@ -291,7 +291,7 @@ fn current_round_resumes_mid_round_to_the_same_run() {
     );
     // Interrupted in the middle of round 2 (plus a lone game of an unfinished pair), resumed.
     let stop_id = rounds[2].pairs[rounds[2].pairs.len() / 2].0;
-    let mut partial: Vec<GameRecord> = games
+    let mut partial: Vec<RatedGame> = games
         .iter()
         .filter(|g| g.pair_id < stop_id)
         .copied()
@@ -326,7 +326,7 @@ fn current_round_resumes_mid_round_to_the_same_run() {
             partial.extend(pair_games(&truth, &s, id, pairing));
         }
     }
-    let key = |g: &GameRecord| (g.pair_id, g.first);
+    let key = |g: &RatedGame| (g.pair_id, g.first);
     partial.sort_by_key(key);
     games.sort_by_key(key);
     assert_eq!(partial, games);

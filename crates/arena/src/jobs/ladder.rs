@@ -273,7 +273,7 @@ pub fn rating_games(
     records: &BTreeMap<u64, PlayedGame>,
     names: &[String],
     last_pair: Option<u64>,
-) -> Vec<ratings::GameRecord> {
+) -> Vec<ratings::RatedGame> {
     let index: BTreeMap<&str, usize> = names
         .iter()
         .enumerate()
@@ -290,7 +290,7 @@ pub fn rating_games(
                 GameResult::Draw => 0.5,
                 GameResult::BlackWins => 0.0,
             };
-            Some(ratings::GameRecord {
+            Some(ratings::RatedGame {
                 pair_id: r.pair,
                 first: red,
                 second: black,
@@ -377,7 +377,7 @@ pub struct Analysis {
 /// prior decides an interval). Players with a perfect or zero score are reported in the notes;
 /// a weak prior (one virtual draw per pairing played) then gives the `shrunk` ratings used only
 /// to order the table and place the plot's markers.
-pub fn analyse(games: &[ratings::GameRecord], names: &[String]) -> Result<Analysis, RatingError> {
+pub fn analyse(games: &[ratings::RatedGame], names: &[String]) -> Result<Analysis, RatingError> {
     let n = names.len();
     let mut notes = Vec::new();
     let mut options = FitOptions::default();

@@ -1,5 +1,8 @@
 //! Opening positions: a seeded generator of short random openings, or a file of FEN/EPD lines.
-//! Each opening is used by exactly one game pair; file openings are shuffled by the run seed.
+//! Each opening is used by exactly one game pair while there are enough; file openings are
+//! shuffled by the run seed and, when a run needs more pairs than a file holds, used again in
+//! the same order (as cutechess and fastchess repeat a book), which the run's notes say. One
+//! rule for every command: match, sprt, ladder, calibrate and spsa alike.
 //! Generated openings must have equal material, no check, and a depth-2 search score within
 //! [`BALANCE_MARGIN`]. A file whose name ends in `.pgn` is a PGN book instead: each record's
 //! start position with its moves played, up to `--opening-plies` of them when given.
@@ -374,6 +377,7 @@ enum BookState {
 /// pay for openings it never uses.
 pub struct OpeningBook {
     state: Mutex<BookState>,
+    reuse: Option<String>,
 }
 
 impl OpeningBook {
@@ -381,6 +385,7 @@ impl OpeningBook {
     pub fn fixed(list: Vec<String>) -> OpeningBook {
         OpeningBook {
             state: Mutex::new(BookState::Fixed(list)),
+            reuse: None,
         }
     }
 
@@ -392,7 +397,13 @@ impl OpeningBook {
                 list: Vec::new(),
                 capacity,
             }),
+            reuse: None,
         })
+    }
+
+    /// When a file's openings are used more than once, a note saying so (for the run's output).
+    pub fn reuse_note(&self) -> Option<&str> {
+        self.reuse.as_deref()
     }
 
     /// Opening `index` (FEN).
@@ -449,15 +460,25 @@ pub fn book_for(
             let mut rng =
                 Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x0073_6875_6666_6c65));
             all.shuffle(&mut rng);
-            if all.len() < count {
+            let available = all.len();
+            if available == 0 && count > 0 {
                 return Err(OpeningError::TooFew {
                     source_name: path.display().to_string(),
-                    available: all.len(),
+                    available,
                     needed: count,
                 });
             }
-            all.truncate(count);
-            Ok(OpeningBook::fixed(all))
+            let reuse = (available < count).then(|| {
+                format!(
+                    "{} gives {available} distinct openings for {count} game pairs: each is used by up to {} pairs (in the same shuffled order each time round)",
+                    path.display(),
+                    count.div_ceil(available)
+                )
+            });
+            let list: Vec<String> = (0..count).map(|i| all[i % available].clone()).collect();
+            let mut book = OpeningBook::fixed(list);
+            book.reuse = reuse;
+            Ok(book)
         }
     }
 }

@@ -274,6 +274,9 @@ pub fn execute(
     };
     let job = prepared.config.command.to_string();
     let mut reporter = Reporter::new(&job, labels, describe, audience);
+    if let Some(note) = plan.openings.reuse_note() {
+        reporter.note(note);
+    }
     // report.html is rewritten here, on the collecting thread, never on a game thread.
     let mut live = LiveReport::new(dir.path());
     let (tx, rx) = channel::<Event>();

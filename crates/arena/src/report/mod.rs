@@ -257,6 +257,11 @@ impl Reporter {
         }
     }
 
+    /// Passes a note (a line for the user) to the progress reporter.
+    pub fn note(&mut self, text: &str) {
+        self.progress.on(&Progress::Note { text: text.into() });
+    }
+
     /// Handles one event.
     pub fn on_event(&mut self, event: &Event) {
         match event {

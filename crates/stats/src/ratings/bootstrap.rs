@@ -2,7 +2,7 @@
 //! as it has (with replacement) and refits; intervals are percentiles of the replicates.
 
 use super::fit::{PairTotal, Prepared};
-use super::{FitOptions, GameRecord, Interval, RatingError};
+use super::{FitOptions, Interval, RatedGame, RatingError};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 use serde::{Deserialize, Serialize};
@@ -107,7 +107,7 @@ pub struct Bootstrap {
 impl Bootstrap {
     /// Prepares `games` for resampling; fails on invalid games or options.
     pub fn new(
-        games: &[GameRecord],
+        games: &[RatedGame],
         n_players: usize,
         options: &FitOptions,
     ) -> Result<Self, RatingError> {
@@ -132,7 +132,7 @@ impl Bootstrap {
 /// Bootstrap intervals in one call: `replicates` replicates from `seed`, central `confidence`
 /// intervals, neighbour gaps along `order`.
 pub fn bootstrap_intervals(
-    games: &[GameRecord],
+    games: &[RatedGame],
     n_players: usize,
     options: &FitOptions,
     seed: u64,

@@ -2,16 +2,13 @@
 //! Hessian, Newton's method, and the model-based and pair-clustered covariances.
 
 use super::graph::{components, strong_groups};
-use super::{FitOptions, GameRecord, HeadToHead, Prior, RatingError, RatingFit, C};
+use super::{FitOptions, HeadToHead, Prior, RatedGame, RatingError, RatingFit, C};
 use crate::linalg::{expand, invert_spd, mat_mul, reduced, solve_spd};
 use crate::wdl::{Pentanomial, Trinomial};
 use std::collections::BTreeMap;
 
 /// Head-to-head table: one row per pairing that has games, ordered by `(a, b)`.
-pub fn head_to_head(
-    games: &[GameRecord],
-    n_players: usize,
-) -> Result<Vec<HeadToHead>, RatingError> {
+pub fn head_to_head(games: &[RatedGame], n_players: usize) -> Result<Vec<HeadToHead>, RatingError> {
     let units = group_units(games, n_players)?;
     let mut table: BTreeMap<(usize, usize), HeadToHead> = BTreeMap::new();
     for unit in &units {
@@ -43,7 +40,7 @@ pub fn head_to_head(
 
 /// Fits all ratings jointly by maximum likelihood.
 pub fn fit_ratings(
-    games: &[GameRecord],
+    games: &[RatedGame],
     n_players: usize,
     options: &FitOptions,
 ) -> Result<RatingFit, RatingError> {
@@ -61,10 +58,7 @@ pub(crate) struct Unit {
 }
 
 /// Validates games and groups them by pair id (in increasing id order).
-pub(crate) fn group_units(
-    games: &[GameRecord],
-    n_players: usize,
-) -> Result<Vec<Unit>, RatingError> {
+pub(crate) fn group_units(games: &[RatedGame], n_players: usize) -> Result<Vec<Unit>, RatingError> {
     let mut by_id: BTreeMap<u64, Unit> = BTreeMap::new();
     for (index, g) in games.iter().enumerate() {
         for player in [g.first, g.second] {
@@ -129,7 +123,7 @@ pub(crate) struct Prepared {
 
 impl Prepared {
     pub(crate) fn new(
-        games: &[GameRecord],
+        games: &[RatedGame],
         n_players: usize,
         options: &FitOptions,
     ) -> Result<Self, RatingError> {

@@ -45,7 +45,7 @@ use super::fit::{PairTotal, Prepared};
 pub const DISPERSION_PRIOR_DF: f64 = 3.0;
 use super::graph::strong_groups;
 use super::profile::{dispersion_sums, Problem};
-use super::{FitOptions, GameRecord, RatingError};
+use super::{FitOptions, RatedGame, RatingError};
 use crate::bound::{perfect_score_elo_bound, Bound};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
@@ -136,7 +136,7 @@ impl HonestIntervals {
 /// neighbour gaps along `order`, from the real games alone (no prior). See the module
 /// documentation for the method.
 pub fn honest_intervals(
-    games: &[GameRecord],
+    games: &[RatedGame],
     n_players: usize,
     order: &[usize],
     anchor: usize,
@@ -421,7 +421,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     /// `pairs` game pairs in which `winner` beats `loser` twice, ids from `id`.
-    fn sweep(id: &mut u64, winner: usize, loser: usize, pairs: usize) -> Vec<GameRecord> {
+    fn sweep(id: &mut u64, winner: usize, loser: usize, pairs: usize) -> Vec<RatedGame> {
         let mut games = Vec::new();
         for _ in 0..pairs {
             games.push(game(*id, winner, loser, 1.0));

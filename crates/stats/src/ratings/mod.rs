@@ -40,9 +40,10 @@ use serde::{Deserialize, Serialize};
 /// Natural-log slope of the logistic Elo curve: `ln 10 / 400`.
 pub(crate) const C: f64 = std::f64::consts::LN_10 / 400.0;
 
-/// One game of a schedule. Players are indices `0..n_players`.
+/// One game as the rating fit sees it (not a PGN game: that is `chuhan_engine::GameRecord`).
+/// Players are indices `0..n_players`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct RatedGame {
     /// Games of one pair (same opening, colours swapped) share this id; a game with an id of its
     /// own is a unit by itself. All games with one id must be between the same two players.
     pub pair_id: u64,

@@ -1,9 +1,9 @@
 //! Schedules shared by the unit tests of the rating modules.
 
-use super::GameRecord;
+use super::RatedGame;
 
-pub(crate) fn game(pair_id: u64, first: usize, second: usize, score_first: f64) -> GameRecord {
-    GameRecord {
+pub(crate) fn game(pair_id: u64, first: usize, second: usize, score_first: f64) -> RatedGame {
+    RatedGame {
         pair_id,
         first,
         second,
@@ -12,7 +12,7 @@ pub(crate) fn game(pair_id: u64, first: usize, second: usize, score_first: f64) 
 }
 
 /// Player 1 scores 60% against player 0 in 50 pairs: 50 wins, 20 draws, 30 losses.
-pub(crate) fn sixty_percent() -> Vec<GameRecord> {
+pub(crate) fn sixty_percent() -> Vec<RatedGame> {
     let mut games = Vec::new();
     let mut results = vec![1.0; 50];
     results.extend(vec![0.5; 20]);

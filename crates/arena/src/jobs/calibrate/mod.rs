@@ -311,7 +311,7 @@ pub fn levels_toml(
 mod tests {
     use super::*;
     use crate::jobs::ladder::analyse;
-    use crate::ratings::GameRecord;
+    use crate::ratings::RatedGame;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -320,7 +320,7 @@ mod tests {
         150.0 * (nodes / 250.0).log2()
     }
 
-    fn simulate(grid: &[f64], pairs: u64, seed: u64) -> Vec<GameRecord> {
+    fn simulate(grid: &[f64], pairs: u64, seed: u64) -> Vec<RatedGame> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut games = Vec::new();
         let mut pair_id = 0;
@@ -340,7 +340,7 @@ mod tests {
                         } else {
                             0.0
                         };
-                        games.push(GameRecord {
+                        games.push(RatedGame {
                             pair_id,
                             first: i,
                             second: j,

@@ -16,7 +16,7 @@ use crate::play::results::RunConfig;
 use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::{game_seed, GameSpec, Pairing, Schedule};
 use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
-use crate::ratings::GameRecord;
+use crate::ratings::RatedGame;
 use crate::report::{describe_elo, Audience, Progress, ProgressReporter};
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::GameResult;
@@ -205,7 +205,7 @@ fn arena_schedule(config: &RunConfig, pairs: &BTreeMap<u64, usize>) -> Schedule 
 fn games_on_disk(
     dir: &Path,
     config: &RunConfig,
-) -> anyhow::Result<(Vec<GameRecord>, BTreeMap<u64, usize>)> {
+) -> anyhow::Result<(Vec<RatedGame>, BTreeMap<u64, usize>)> {
     let path = dir.join("games.csv");
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
@@ -252,7 +252,7 @@ fn games_on_disk(
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,
         };
-        games.push(GameRecord {
+        games.push(RatedGame {
             pair_id: row.pair,
             first: red,
             second: black,

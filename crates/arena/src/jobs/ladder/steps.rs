@@ -6,7 +6,7 @@
 
 use crate::play::player::{resolve_player, PlayerSpec};
 use crate::play::results::RunConfig;
-use crate::ratings::GameRecord;
+use crate::ratings::RatedGame;
 use chuhan_stats::adaptive::{wide_steps, WideStep, WIDE_STEP_SCORE};
 
 /// Game pairs a neighbour pairing needs before its score is judged.
@@ -40,7 +40,7 @@ pub fn node_budgets(config: &RunConfig) -> Vec<Option<f64>> {
 /// `knob` holds each player's value on the scale the proposal is made on (`None`: no value);
 /// `propose` writes a proposed value (on that scale) as the in-between setting to try.
 pub fn wide_step_notes(
-    games: &[GameRecord],
+    games: &[RatedGame],
     names: &[String],
     knob: &[Option<f64>],
     propose: &dyn Fn(f64) -> String,
@@ -75,7 +75,7 @@ fn describe(s: &WideStep, names: &[String], propose: &dyn Fn(f64) -> String) -> 
 
 /// The notes of a ladder run: proposals at the midpoint of the node budgets (see
 /// [`node_budgets`]).
-pub fn ladder_notes(config: &RunConfig, games: &[GameRecord], names: &[String]) -> Vec<String> {
+pub fn ladder_notes(config: &RunConfig, games: &[RatedGame], names: &[String]) -> Vec<String> {
     let budgets = node_budgets(config);
     wide_step_notes(games, names, &budgets, &|v| {
         format!("nodes={:.0} (the midpoint of their node budgets)", v)

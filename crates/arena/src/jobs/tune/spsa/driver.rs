@@ -224,42 +224,36 @@ pub struct EngineGames {
     pub pgn: Option<Mutex<PgnFile>>,
 }
 
-/// Openings of a tuning run: generated on demand, or a file's positions (shuffled by the seed)
-/// used in turn, starting over when the file runs out.
-pub enum Openings {
-    /// Generated as the arena does.
-    Generated(OpeningBook),
-    /// A file's openings, cycled.
-    Cycled(Vec<String>),
-}
+/// Openings of a tuning run: the arena's book (generated on demand, or a file's positions
+/// shuffled by the seed and used again when the run needs more pairs than the file holds).
+pub struct Openings(OpeningBook);
 
 impl Openings {
     /// The openings for `source` and `seed`; `count` is the number of pairs of the run.
     pub fn new(source: &OpeningSource, seed: u64, count: u64) -> anyhow::Result<Openings> {
-        match source {
-            OpeningSource::Generated { .. } => {
-                let book = book_for(source, None, count as usize, 1, seed)?;
-                Ok(Openings::Generated(book))
-            }
-            OpeningSource::File { path, .. } => {
-                let list = source.read_checked()?.unwrap_or_default();
-                if list.is_empty() {
-                    bail!("opening file {} holds no position", path.display());
-                }
-                let n = list.len();
-                let book = book_for(source, Some(&list), n, n, seed)?;
-                let all = (0..n).map(|i| book.get(i)).collect::<Result<Vec<_>, _>>()?;
-                Ok(Openings::Cycled(all))
+        let list = source.read_checked()?;
+        if let (OpeningSource::File { path, .. }, Some(l)) = (source, &list) {
+            if l.is_empty() {
+                bail!("opening file {} holds no position", path.display());
             }
         }
+        Ok(Openings(book_for(
+            source,
+            list.as_deref(),
+            count as usize,
+            1,
+            seed,
+        )?))
     }
 
     /// The opening of pair `pair`.
     pub fn get(&self, pair: u64) -> anyhow::Result<String> {
-        match self {
-            Openings::Generated(book) => Ok(book.get(pair as usize)?),
-            Openings::Cycled(list) => Ok(list[(pair % list.len() as u64) as usize].clone()),
-        }
+        Ok(self.0.get(pair as usize)?)
+    }
+
+    /// When the file's openings are used more than once, a note saying so.
+    pub fn reuse_note(&self) -> Option<&str> {
+        self.0.reuse_note()
     }
 }
 

@@ -120,6 +120,7 @@ pub fn run(
     });
     let total_pairs = spsa.gains.iterations * spsa.pairs_per_iteration;
     let openings = Openings::new(&config.openings, spsa.seed, total_pairs)?;
+    let reuse_note = openings.reuse_note().map(str::to_owned);
     let settings = PlaySettings {
         game: GameConfig {
             rules: config.rules,
@@ -211,6 +212,9 @@ pub fn run(
         }
     };
     let mut progress = ProgressReporter::new(audience);
+    if let Some(text) = reuse_note {
+        progress.on(&Progress::Note { text });
+    }
     progress.on(&Progress::Started {
         job: "spsa".into(),
         unit: "iteration".into(),
