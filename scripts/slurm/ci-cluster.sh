@@ -121,7 +121,9 @@ name = "d1"
 spec = "default:depth=1"
 TOML
 ladder_args=(--config "$ladder_file" --quiet)
-sprt_args=(--test greedy --base random --elo0 0 --elo1 50 --model logistic --max-pairs 4000
+# A pair limit far beyond the decision (23 pairs): on a quiet machine these games run at over
+# 1,000 a second, and a shard must still be playing when the first check sees the decision.
+sprt_args=(--test greedy --base random --elo0 0 --elo1 50 --model logistic --max-pairs 40000
   --seed 3 --quiet)
 
 # A task finds its folder interrupted (as after a requeue): shard 1 of the match has lost its

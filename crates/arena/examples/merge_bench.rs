@@ -11,6 +11,7 @@ use chuhan_arena::jobs::merge::{write_folder, ShardSet};
 use chuhan_arena::play::game::Adjudication;
 use chuhan_arena::play::limits::LimitSpec;
 use chuhan_arena::play::openings::OpeningSource;
+use chuhan_arena::play::pgn::{pgn_record, PgnContext};
 use chuhan_arena::play::results::{Manifest, PlayerEntry, RunConfig, RunKind, GAMES_HEADER};
 use chuhan_arena::play::runner::PlayedGame;
 use chuhan_arena::play::schedule::{game_seed, Shard};
@@ -59,7 +60,9 @@ fn main() -> anyhow::Result<()> {
         pairings: Vec::new(),
         pgn_format: chuhan_engine::Notation::Iccs,
     };
-    let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+    // Legal from the start (the merge writes games.pgn, which replays every move): both
+    // horses out and back, 20 times.
+    let moves = ["h0g2", "h9g7", "g2h0", "g7h9"]
         .iter()
         .cycle()
         .take(80)
@@ -70,6 +73,8 @@ fn main() -> anyhow::Result<()> {
     let manifest = Manifest::new(config.clone());
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
     let mut dirs = Vec::new();
+    let ctx = PgnContext::for_run(&manifest);
+    let mut templates: std::collections::HashMap<(u64, &str), String> = Default::default();
     for i in 0..shards {
         let dir = root.join(format!("shard-{i}"));
         std::fs::create_dir_all(&dir)?;
@@ -85,6 +90,7 @@ fn main() -> anyhow::Result<()> {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(file);
+        let mut pgn = std::io::BufWriter::new(std::fs::File::create(dir.join("games.pgn"))?);
         for pair in (i..pairs).step_by(shards as usize) {
             for g in 0..2 {
                 let game = 2 * pair + g;
@@ -98,7 +104,7 @@ fn main() -> anyhow::Result<()> {
                     1 => GameResult::Draw,
                     _ => GameResult::BlackWins,
                 };
-                w.serialize(PlayedGame {
+                let row = PlayedGame {
                     pair,
                     game,
                     pairing: 0,
@@ -113,10 +119,34 @@ fn main() -> anyhow::Result<()> {
                     seed: game_seed(1, game),
                     moves: moves.clone(),
                     search: Vec::new(),
-                })?;
+                };
+                // A shard's games.pgn as its run writes it: the record of a game of the same
+                // players and result, written once, with this game's Round tag.
+                let key = (g, result.as_pgn());
+                let template = match templates.get(&key) {
+                    Some(t) => t,
+                    None => {
+                        let mut first = row.clone();
+                        first.pair = 0;
+                        first.game = g;
+                        let text = pgn_record(&first, &ctx)?;
+                        templates.entry(key).or_insert(text)
+                    }
+                };
+                pgn.write_all(
+                    template
+                        .replacen(
+                            &format!("[Round \"0.{g}\"]"),
+                            &format!("[Round \"{pair}.{game}\"]"),
+                            1,
+                        )
+                        .as_bytes(),
+                )?;
+                w.serialize(row)?;
             }
         }
         w.flush()?;
+        pgn.flush()?;
         dirs.push(dir);
     }
     let written = started.elapsed().as_secs_f64();

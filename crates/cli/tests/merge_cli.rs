@@ -128,6 +128,34 @@ fn merged_match_equals_the_single_machine_run() {
     assert_eq!(order(&out), sorted, "games.csv is sorted by (pair, game)");
     assert_eq!(read(&out, "summary.csv"), read(&single, "summary.csv"));
     assert_eq!(config_of(&out), config_of(&single));
+    // games.pgn: the shards' records, one per game in games.csv's order, with the same moves
+    // and results as the single run's (comments hold times, so the text differs).
+    let pgn = |dir: &Path| -> Vec<(String, Vec<String>, String)> {
+        chuhan_engine::read_pgn(&read(dir, "games.pgn"))
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r.tag("Round").unwrap().to_string(),
+                    r.moves.iter().map(|m| m.to_uci()).collect(),
+                    r.result.clone(),
+                )
+            })
+            .collect()
+    };
+    let merged_pgn = pgn(&out);
+    assert_eq!(merged_pgn.len(), 24);
+    let mut single_pgn = pgn(&single);
+    let round_key = |r: &str| -> (u64, u64) {
+        let (p, g) = r.split_once('.').unwrap();
+        (p.parse().unwrap(), g.parse().unwrap())
+    };
+    single_pgn.sort_by_key(|r| round_key(&r.0));
+    assert_eq!(merged_pgn, single_pgn);
+    assert!(
+        read(&out, "games.pgn").contains('{'),
+        "the shards' move comments are kept"
+    );
     let manifest = read(&out, "manifest.toml");
     for i in 0..3 {
         assert!(

@@ -464,6 +464,13 @@ impl ResultsDir {
         Self::open_append(dir, PgnContext::for_run(manifest))
     }
 
+    /// Opens a run directory for appending as it is, games.pgn included (for a folder whose
+    /// games.pgn was just written whole, such as a merge's).
+    pub fn open_written(dir: &Path) -> Result<ResultsDir, ResultsError> {
+        let ctx = PgnContext::for_run(&Self::read_manifest(dir)?);
+        Self::open_append(dir, ctx)
+    }
+
     fn open_append(dir: &Path, pgn: PgnContext) -> Result<ResultsDir, ResultsError> {
         let gpath = dir.join("games.csv");
         let file = OpenOptions::new()

@@ -17,7 +17,9 @@
 
 use crate::jobs::ladder::{arena_pairings, LADDER_COPY};
 use crate::jobs::sprt::{sprt_of, SprtStop};
-use crate::play::results::{Manifest, ResultsDir, ResultsError, RunConfig, RunKind, GAMES_HEADER};
+use crate::play::results::{
+    Manifest, ResultsDir, ResultsError, RunConfig, RunKind, GAMES_HEADER, GAMES_PGN,
+};
 use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::{round_robin, Pairing, Schedule, Shard};
 use crate::play::setup::config_differences;
@@ -726,10 +728,56 @@ pub fn write_folder(set: &ShardSet, merged: &Merged, out: &Path) -> Result<Resul
         std::fs::write(&path, copy).map_err(io(&path))?;
     }
     copy_engine_logs(set, merged, out)?;
-    // Reopening writes games.pgn from the merged rows (the shards' own PGN files are not read:
-    // games.csv is the source of truth, as on --resume).
-    let rows: Vec<_> = merged.records.values().cloned().collect();
-    Ok(ResultsDir::reopen(out, &rows)?)
+    write_merged_pgn(set, merged, out)?;
+    Ok(ResultsDir::open_written(out)?)
+}
+
+/// games.pgn of the merged run, in games.csv's order: each game's record copied from its
+/// shard's games.pgn (with the per-move comments only the playing run knew), or written from
+/// its games.csv row when the shard has none (a shard from before games.pgn, or a record lost
+/// to a crash and not yet rebuilt). The copy is by `Round` tag and result, without replaying
+/// the moves: each shard checked its own records against its rows when it was resumed, and
+/// replaying a million games would turn a merge of seconds into minutes.
+fn write_merged_pgn(set: &ShardSet, merged: &Merged, out: &Path) -> Result<(), MergeError> {
+    use crate::play::pgn::{pgn_record, round_of, split_records, PgnContext};
+    let mut texts = Vec::new();
+    for run in set.shards.iter().flatten() {
+        let path = run.dir.join(GAMES_PGN);
+        match std::fs::read(&path) {
+            Ok(bytes) => texts.push(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(&path)(e)),
+        }
+    }
+    let mut stored: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for text in &texts {
+        for record in split_records(text) {
+            if let Some(round) = record.lines().find_map(|l| {
+                l.strip_prefix("[Round \"")
+                    .and_then(|r| r.strip_suffix("\"]"))
+            }) {
+                stored.insert(round, record);
+            }
+        }
+    }
+    let ctx = PgnContext::for_run(&ResultsDir::read_manifest(out)?);
+    let path = out.join(GAMES_PGN);
+    let file = std::fs::File::create(&path).map_err(io(&path))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    for row in merged.records.values() {
+        match stored.get(round_of(row).as_str()) {
+            Some(text) if text.trim_end().ends_with(row.result.as_pgn()) => {
+                w.write_all(text.trim_end().as_bytes()).map_err(io(&path))?;
+                w.write_all(b"\n\n").map_err(io(&path))?;
+            }
+            _ => {
+                let record = pgn_record(row, &ctx).map_err(ResultsError::from)?;
+                w.write_all(record.as_bytes()).map_err(io(&path))?;
+            }
+        }
+    }
+    w.flush().map_err(io(&path))?;
+    Ok(())
 }
 
 /// Copies external engines' per-game stderr logs (`engines/<player>/game-<index>.stderr.log`)
