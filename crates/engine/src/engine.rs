@@ -105,16 +105,8 @@ impl Engine {
         } else {
             candidates.to_vec()
         };
-        let chosen = level.choose(&result, &all, game_ply, &mut self.rng);
-        if chosen != result.best_move {
-            result.score = result
-                .root_scores
-                .iter()
-                .find(|(m, _)| *m == chosen)
-                .map_or(result.score, |&(_, s)| s);
-            result.best_move = chosen;
-            result.pv = vec![chosen];
-        }
+        let has_move = !result.best_move.is_none();
+        level.apply(&mut result, has_move, &all, game_ply, &mut self.rng);
         result
     }
 }

@@ -130,6 +130,39 @@ impl Level {
         .unwrap_or(result.best_move)
     }
 
+    /// Lets the level pick the move of a finished search of either game (see
+    /// [`Level::choose_among`]) and rewrites `result` for it: the chosen move, its own score,
+    /// and a principal variation of that move alone.
+    pub fn apply<M: Copy + PartialEq, R: Rng>(
+        &self,
+        result: &mut SearchResult<M>,
+        has_move: bool,
+        candidates: &[M],
+        game_ply: usize,
+        rng: &mut R,
+    ) {
+        let best = has_move.then_some(result.best_move);
+        let Some(chosen) = self.choose_among(
+            best,
+            result.score,
+            &result.root_scores,
+            candidates,
+            game_ply,
+            rng,
+        ) else {
+            return;
+        };
+        if chosen != result.best_move {
+            result.score = result
+                .root_scores
+                .iter()
+                .find(|(m, _)| *m == chosen)
+                .map_or(result.score, |&(_, s)| s);
+            result.best_move = chosen;
+            result.pv = vec![chosen];
+        }
+    }
+
     /// [`Level::choose`] for any game's moves: `best` is the searched move (None when there is
     /// no legal move), `score` its score, `root_scores` every root move's exact score (empty
     /// when the search did not compute them).

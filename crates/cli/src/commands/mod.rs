@@ -21,3 +21,4 @@ pub mod stats;
 pub mod tune;
 pub mod uci;
 pub mod uci_chess;
+pub mod uci_common;

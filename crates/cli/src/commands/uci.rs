@@ -3,29 +3,21 @@
 //! Malformed input never ends the session: an `info string` names the problem, and that holds
 //! for bytes too (invalid UTF-8, lines of any length: see [`serve`]).
 
+use super::uci_common::{
+    bestmove_line, emit, info_line, parse_go, split_position, split_setoption, Out,
+};
 use chuhan_arena::play::config::{builtin_levels, find_level};
-use chuhan_arena::play::player::lines::{read_capped_line, MAX_LINE_BYTES};
 use chuhan_engine::params;
 use chuhan_engine::search::tt::MAX_TT_MB;
-use chuhan_engine::search::uci_score;
-use chuhan_engine::{Engine, EngineConfig, Level, Limits, Move, Position, SearchInfo};
-use std::io::{BufRead, Write};
+use chuhan_engine::{Engine, EngineConfig, Level, Move, Position, SearchInfo};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
-
-/// Writes one line to stdout and flushes (every UCI line goes through here).
-fn emit(out: &Mutex<Box<dyn Write + Send>>, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
-}
 
 /// The UCI session state.
 pub struct Session {
-    out: Arc<Mutex<Box<dyn Write + Send>>>,
+    out: Out,
     engine: Arc<Mutex<Engine>>,
     config: EngineConfig,
     levels: Vec<Level>,
@@ -143,16 +135,11 @@ impl Session {
     }
 
     fn cmd_setoption(&mut self, rest: &[&str]) {
-        // setoption name <id...> [value <x...>]
-        let joined = rest.join(" ");
-        let Some(after_name) = joined.strip_prefix("name ") else {
-            self.say("info string setoption needs 'name <option> [value <value>]'");
-            return;
+        let (name, value) = match split_setoption(rest) {
+            Ok(nv) => nv,
+            Err(e) => return self.say(&format!("info string {e}")),
         };
-        let (name, value) = match after_name.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (after_name.trim(), None),
-        };
+        let (name, value) = (name.as_str(), value.as_deref());
         let lower = name.to_ascii_lowercase();
         let parse_bool = |v: Option<&str>| match v.map(|s| s.to_ascii_lowercase()) {
             Some(s) if s == "true" => Ok(true),
@@ -215,99 +202,37 @@ impl Session {
     }
 
     fn cmd_position(&mut self, rest: &[&str]) {
-        let (mut pos, moves_at) = match rest.first() {
-            Some(&"startpos") => (Position::startpos(), 1),
-            Some(&"fen") => {
-                let end = rest
-                    .iter()
-                    .position(|w| *w == "moves")
-                    .unwrap_or(rest.len());
-                let fen = rest[1..end].join(" ");
-                match Position::from_fen(&fen) {
-                    Ok(p) => (p, end),
-                    Err(e) => {
-                        self.say(&format!("info string bad FEN '{fen}': {e}"));
-                        return;
-                    }
-                }
-            }
-            _ => {
-                self.say("info string position needs 'startpos' or 'fen <FEN>'");
-                return;
-            }
+        let (fen, moves) = match split_position(rest) {
+            Ok(x) => x,
+            Err(e) => return self.say(&format!("info string {e}")),
         };
-        let mut plies = 0;
-        if rest.get(moves_at) == Some(&"moves") {
-            for (i, text) in rest[moves_at + 1..].iter().enumerate() {
-                match pos.parse_uci_move(text) {
-                    Ok(mv) => {
-                        pos.make(mv);
-                        plies += 1;
-                    }
-                    Err(e) => {
-                        self.say(&format!("info string move {} ({text}): {e}", i + 1));
-                        return;
-                    }
-                }
+        let mut pos = match fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => return self.say(&format!("info string bad FEN '{fen}': {e}")),
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_uci_move(text) {
+                Ok(mv) => pos.make(mv),
+                Err(e) => return self.say(&format!("info string move {} ({text}): {e}", i + 1)),
             }
-        } else if let Some(w) = rest.get(moves_at) {
-            self.say(&format!("info string unexpected '{w}' in position command"));
-            return;
         }
         self.stop_search();
         self.position = pos;
-        self.game_ply = plies;
+        self.game_ply = moves.len();
     }
 
     fn cmd_go(&mut self, rest: &[&str]) {
         if rest.first() == Some(&"perft") {
             return self.cmd_perft(rest.get(1).copied());
         }
-        let mut limits = Limits::default();
-        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
-            (None, None, 0u64, 0u64, None);
-        let mut infinite = false;
-        let mut i = 0;
-        while i < rest.len() {
-            let key = rest[i];
-            let num = rest.get(i + 1).and_then(|v| v.parse::<i64>().ok());
-            let needs_value = !matches!(key, "infinite" | "ponder");
-            if needs_value && num.is_none() {
-                self.say(&format!("info string go {key} needs a number"));
-                return;
-            }
-            let n = num.unwrap_or(0).max(0) as u64;
-            match key {
-                "depth" => limits.depth = Some(n.clamp(1, 100) as u32),
-                "nodes" => limits.nodes = Some(n.max(1)),
-                "movetime" => {
-                    limits.soft_time = Some(Duration::from_millis(n.max(1)));
-                    limits.hard_time = Some(Duration::from_millis(n.max(1)));
-                }
-                "wtime" => wtime = Some(n),
-                "btime" => btime = Some(n),
-                "winc" => winc = n,
-                "binc" => binc = n,
-                "movestogo" => movestogo = Some(n.max(1)),
-                "mate" => limits.depth = Some((2 * n).clamp(1, 100) as u32),
-                "infinite" => infinite = true,
-                "ponder" => {}
-                other => {
-                    self.say(&format!("info string unknown go parameter '{other}'"));
-                    return;
-                }
-            }
-            i += if needs_value { 2 } else { 1 };
-        }
         let red = self.position.side_to_move() == chuhan_engine::Color::Red;
-        let (time, inc) = if red { (wtime, winc) } else { (btime, binc) };
-        if let (Some(t), false) = (time, infinite) {
-            let moves = movestogo.unwrap_or(30).min(30);
-            let soft = t / moves + inc * 3 / 4;
-            let hard = (soft * 3).min(t.saturating_sub(50).max(1) * 2 / 5).max(1);
-            limits.soft_time = Some(Duration::from_millis(soft.min(hard)));
-            limits.hard_time = Some(Duration::from_millis(hard));
-        }
+        let mut limits = match parse_go(rest, red) {
+            Ok(l) => l,
+            Err(e) => return self.say(&format!("info string {e}")),
+        };
         // A new `go` while searching ends the running search first.
         self.stop_search();
         self.stop = Arc::new(AtomicBool::new(false));
@@ -318,30 +243,10 @@ impl Session {
         let ply = self.game_ply;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut e) = engine.lock() else { return };
-            let mut info = |i: &SearchInfo| {
-                let ms = i.elapsed.as_millis().max(1);
-                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-                emit(
-                    &out,
-                    &format!(
-                        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                        i.depth,
-                        i.seldepth,
-                        uci_score(i.score),
-                        i.nodes,
-                        i.nodes as u128 * 1000 / ms,
-                        ms,
-                        pv.join(" ")
-                    ),
-                );
-            };
+            let mut info = |i: &SearchInfo| emit(&out, &info_line(i));
             let r = e.choose_move(&pos, &[], &limits, ply, &mut info);
-            let best = if r.best_move == Move::NONE {
-                "0000".to_string()
-            } else {
-                r.best_move.to_string()
-            };
-            emit(&out, &format!("bestmove {best}"));
+            let best = (r.best_move != Move::NONE).then(|| r.best_move.to_string());
+            emit(&out, &bestmove_line(best));
         }));
     }
 }
@@ -381,34 +286,19 @@ impl Session {
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() -> anyhow::Result<u8> {
-    let session = Session::new(Box::new(std::io::stdout()));
-    serve(session, &mut std::io::stdin().lock());
+    let mut session = Session::new(Box::new(std::io::stdout()));
+    super::uci_common::serve(&mut session, &mut std::io::stdin().lock());
     Ok(crate::EXIT_OK)
 }
 
-/// Feeds `input` to the session line by line until `quit` or its end. Bytes are bytes: a line
-/// over [`MAX_LINE_BYTES`] or not valid UTF-8 is answered with an `info string` naming it and
-/// skipped (only its first bytes are ever held), and the session goes on.
-pub fn serve(mut session: Session, input: &mut dyn BufRead) {
-    let mut number = 0u64;
-    while let Ok(Some(line)) = read_capped_line(input, MAX_LINE_BYTES) {
-        number += 1;
-        if line.dropped > 0 {
-            session.say(&format!(
-                "info string input line {number} ignored: longer than {MAX_LINE_BYTES} bytes ({} bytes dropped)",
-                line.dropped
-            ));
-            continue;
-        }
-        if line.invalid_utf8 {
-            session.say(&format!(
-                "info string input line {number} ignored: not valid UTF-8"
-            ));
-            continue;
-        }
-        if !session.handle(&line.text) {
-            return;
-        }
+impl super::uci_common::Session for Session {
+    fn say(&self, line: &str) {
+        Session::say(self, line)
     }
-    session.stop_search();
+    fn handle(&mut self, line: &str) -> bool {
+        Session::handle(self, line)
+    }
+    fn stop_search(&mut self) {
+        Session::stop_search(self)
+    }
 }

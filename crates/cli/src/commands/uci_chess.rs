@@ -3,28 +3,19 @@
 //! thread so `stop` and `isready` answer at once, and malformed input never ends the session
 //! (an `info string` names the problem).
 
+use super::uci_common::{
+    bestmove_line, emit, info_line, parse_go, split_position, split_setoption, Out,
+};
 use chuhan_engine::chess::bench as chess_bench;
 use chuhan_engine::chess::engine::levels;
 use chuhan_engine::chess::search::SearchInfo;
 use chuhan_engine::chess::{ChessConfig, ChessEngine, Color, EvalParams, Move, Position};
 use chuhan_engine::search::tt::MAX_TT_MB;
-use chuhan_engine::search::uci_score;
-use chuhan_engine::{Level, Limits};
-use std::io::{BufRead, Write};
+use chuhan_engine::Level;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
-
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
-
-/// Writes one line and flushes (every UCI line goes through here).
-fn emit(out: &Out, line: &str) {
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
-    }
-}
 
 /// The range a UCI client may set an evaluation parameter to.
 const PARAM_RANGE: (i32, i32) = (-5_000, 5_000);
@@ -149,15 +140,11 @@ impl ChessSession {
     }
 
     fn cmd_setoption(&mut self, rest: &[&str]) {
-        let joined = rest.join(" ");
-        let Some(after_name) = joined.strip_prefix("name ") else {
-            self.say("info string setoption needs 'name <option> [value <value>]'");
-            return;
+        let (name, value) = match split_setoption(rest) {
+            Ok(nv) => nv,
+            Err(e) => return self.say(&format!("info string {e}")),
         };
-        let (name, value) = match after_name.split_once(" value ") {
-            Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (after_name.trim(), None),
-        };
+        let (name, value) = (name.as_str(), value.as_deref());
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => value
                 .and_then(|v| v.parse::<usize>().ok())
@@ -208,96 +195,34 @@ impl ChessSession {
     }
 
     fn cmd_position(&mut self, rest: &[&str]) {
-        let (mut pos, moves_at) = match rest.first() {
-            Some(&"startpos") => (Position::startpos(), 1),
-            Some(&"fen") => {
-                let end = rest
-                    .iter()
-                    .position(|w| *w == "moves")
-                    .unwrap_or(rest.len());
-                let fen = rest[1..end].join(" ");
-                match Position::from_fen(&fen) {
-                    Ok(p) => (p, end),
-                    Err(e) => {
-                        self.say(&format!("info string bad FEN '{fen}': {e}"));
-                        return;
-                    }
-                }
-            }
-            _ => {
-                self.say("info string position needs 'startpos' or 'fen <FEN>'");
-                return;
-            }
+        let (fen, moves) = match split_position(rest) {
+            Ok(x) => x,
+            Err(e) => return self.say(&format!("info string {e}")),
         };
-        let mut plies = 0;
-        if rest.get(moves_at) == Some(&"moves") {
-            for (i, text) in rest[moves_at + 1..].iter().enumerate() {
-                match pos.parse_uci(text) {
-                    Ok(mv) => {
-                        pos.make(mv);
-                        plies += 1;
-                    }
-                    Err(e) => {
-                        self.say(&format!("info string move {} ({text}): {e}", i + 1));
-                        return;
-                    }
-                }
+        let mut pos = match fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => return self.say(&format!("info string bad FEN '{fen}': {e}")),
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_uci(text) {
+                Ok(mv) => pos.make(mv),
+                Err(e) => return self.say(&format!("info string move {} ({text}): {e}", i + 1)),
             }
-        } else if let Some(w) = rest.get(moves_at) {
-            self.say(&format!("info string unexpected '{w}' in position command"));
-            return;
         }
         self.stop_search();
         self.position = pos;
-        self.game_ply = plies;
+        self.game_ply = moves.len();
     }
 
     fn cmd_go(&mut self, rest: &[&str]) {
-        let mut limits = Limits::default();
-        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) =
-            (None, None, 0u64, 0u64, None);
-        let mut infinite = false;
-        let mut i = 0;
-        while i < rest.len() {
-            let key = rest[i];
-            let num = rest.get(i + 1).and_then(|v| v.parse::<i64>().ok());
-            let needs_value = !matches!(key, "infinite" | "ponder");
-            if needs_value && num.is_none() {
-                self.say(&format!("info string go {key} needs a number"));
-                return;
-            }
-            let n = num.unwrap_or(0).max(0) as u64;
-            match key {
-                "depth" => limits.depth = Some(n.clamp(1, 100) as u32),
-                "nodes" => limits.nodes = Some(n.max(1)),
-                "movetime" => {
-                    limits.soft_time = Some(Duration::from_millis(n.max(1)));
-                    limits.hard_time = Some(Duration::from_millis(n.max(1)));
-                }
-                "wtime" => wtime = Some(n),
-                "btime" => btime = Some(n),
-                "winc" => winc = n,
-                "binc" => binc = n,
-                "movestogo" => movestogo = Some(n.max(1)),
-                "mate" => limits.depth = Some((2 * n).clamp(1, 100) as u32),
-                "infinite" => infinite = true,
-                "ponder" => {}
-                other => {
-                    self.say(&format!("info string unknown go parameter '{other}'"));
-                    return;
-                }
-            }
-            i += if needs_value { 2 } else { 1 };
-        }
         let white = self.position.side_to_move() == Color::White;
-        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
-        if let (Some(t), false) = (time, infinite) {
-            let moves = movestogo.unwrap_or(30).min(30);
-            let soft = t / moves + inc * 3 / 4;
-            let hard = (soft * 3).min(t.saturating_sub(50).max(1) * 2 / 5).max(1);
-            limits.soft_time = Some(Duration::from_millis(soft.min(hard)));
-            limits.hard_time = Some(Duration::from_millis(hard));
-        }
+        let mut limits = match parse_go(rest, white) {
+            Ok(l) => l,
+            Err(e) => return self.say(&format!("info string {e}")),
+        };
         self.stop_search();
         self.stop = Arc::new(AtomicBool::new(false));
         limits.stop = Some(self.stop.clone());
@@ -307,52 +232,30 @@ impl ChessSession {
         let ply = self.game_ply;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut e) = engine.lock() else { return };
-            let mut info = |i: &SearchInfo| {
-                let ms = i.elapsed.as_millis().max(1);
-                let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-                emit(
-                    &out,
-                    &format!(
-                        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-                        i.depth,
-                        i.seldepth,
-                        uci_score(i.score),
-                        i.nodes,
-                        i.nodes as u128 * 1000 / ms,
-                        ms,
-                        pv.join(" ")
-                    ),
-                );
-            };
+            let mut info = |i: &SearchInfo| emit(&out, &info_line(i));
             let r = e.choose_move(&pos, &limits, ply, &mut info);
-            let best = if r.best_move == Move::NONE {
-                "0000".to_string()
-            } else {
-                r.best_move.to_string()
-            };
-            emit(&out, &format!("bestmove {best}"));
+            let best = (r.best_move != Move::NONE).then(|| r.best_move.to_string());
+            emit(&out, &bestmove_line(best));
         }));
     }
 }
 
-/// Runs the chess UCI loop on stdin/stdout until `quit` or end of input. Input is read as
-/// bytes and decoded lossily, so a stray non-UTF-8 byte costs one line, not the session.
+/// Runs the chess UCI loop on stdin/stdout until `quit` or end of input (the shared loop:
+/// a line that is not UTF-8 or too long is named and skipped).
 pub fn run() -> anyhow::Result<u8> {
     let mut session = ChessSession::new(Box::new(std::io::stdout()));
-    let mut stdin = std::io::stdin().lock();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match stdin.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf);
-                if !session.handle(&line) {
-                    return Ok(crate::EXIT_OK);
-                }
-            }
-        }
-    }
-    session.stop_search();
+    super::uci_common::serve(&mut session, &mut std::io::stdin().lock());
     Ok(crate::EXIT_OK)
+}
+
+impl super::uci_common::Session for ChessSession {
+    fn say(&self, line: &str) {
+        ChessSession::say(self, line)
+    }
+    fn handle(&mut self, line: &str) -> bool {
+        ChessSession::handle(self, line)
+    }
+    fn stop_search(&mut self) {
+        ChessSession::stop_search(self)
+    }
 }

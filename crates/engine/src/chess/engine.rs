@@ -112,26 +112,8 @@ impl ChessEngine {
         let exact = level.margin_at(game_ply) > 0;
         let mut result = self.searcher.search(pos, &limits, &[], exact, info);
         let all: Vec<Move> = pos.legal_moves().iter().copied().collect();
-        let best = (!result.best_move.is_none()).then_some(result.best_move);
-        let chosen = level
-            .choose_among(
-                best,
-                result.score,
-                &result.root_scores,
-                &all,
-                game_ply,
-                &mut self.rng,
-            )
-            .unwrap_or(result.best_move);
-        if chosen != result.best_move {
-            result.score = result
-                .root_scores
-                .iter()
-                .find(|(m, _)| *m == chosen)
-                .map_or(result.score, |&(_, s)| s);
-            result.best_move = chosen;
-            result.pv = vec![chosen];
-        }
+        let has_move = !result.best_move.is_none();
+        level.apply(&mut result, has_move, &all, game_ply, &mut self.rng);
         result
     }
 }

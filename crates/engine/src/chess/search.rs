@@ -10,43 +10,13 @@ use crate::chess::movegen::MoveList;
 use crate::chess::position::Position;
 use crate::chess::types::{Color, Move, MoveKind, PieceKind};
 use crate::search::{Limits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// What one finished iteration reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
-    /// Nominal depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Score from the side to move's view (centipawns or mate score).
-    pub score: i32,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Time so far.
-    pub elapsed: Duration,
-    /// Principal variation.
-    pub pv: Vec<Move>,
-}
+/// What one finished iteration reports (the shared type, with chess moves).
+pub type SearchInfo = crate::search::SearchInfo<Move>;
 
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move to play (`Move::NONE` when there is no legal move).
-    pub best_move: Move,
-    /// Score from the side to move's view.
-    pub score: i32,
-    /// Last completed depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Principal variation.
-    pub pv: Vec<Move>,
-    /// With `exact_root_scores`: every root move's score at the last completed depth.
-    pub root_scores: Vec<(Move, i32)>,
-}
+/// The outcome of a search (the shared type, with chess moves).
+pub type SearchResult = crate::search::SearchResult<Move>;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Bound {
@@ -226,20 +196,8 @@ impl Searcher {
 
     #[inline]
     fn check_limits(&mut self) {
-        if let Some(max) = self.limits.nodes {
-            if self.nodes >= max {
-                self.stopped = true;
-            }
-        }
-        if self.nodes & 1023 == 0 {
-            if let Some(hard) = self.limits.hard_time() {
-                if self.start.elapsed() >= hard {
-                    self.stopped = true;
-                }
-            }
-            if self.limits.stop_requested() {
-                self.stopped = true;
-            }
+        if self.limits.reached(self.nodes, self.start) {
+            self.stopped = true;
         }
     }
 

@@ -65,6 +65,19 @@ impl Limits {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// Whether a search that has counted `nodes` since `start` must stop: the node budget at
+    /// every call (so node-limited searches are deterministic), the clock and the stop flag
+    /// every 1,024 nodes (they cost a system call and an atomic load).
+    #[inline]
+    pub fn reached(&self, nodes: u64, start: std::time::Instant) -> bool {
+        if self.nodes.is_some_and(|max| nodes >= max) {
+            return true;
+        }
+        nodes & 1023 == 0
+            && (self.hard_time().is_some_and(|hard| start.elapsed() >= hard)
+                || self.stop_requested())
+    }
+
     /// The tighter of two limits in every field.
     pub fn tightest(&self, other: &Limits) -> Limits {
         fn min<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {

@@ -59,9 +59,9 @@ impl Default for SearchOptions {
     }
 }
 
-/// What one finished iteration reports.
+/// What one finished iteration reports, for either game's moves (`M`; xiangqi by default).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<M = Move> {
     /// Nominal depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -73,14 +73,14 @@ pub struct SearchInfo {
     /// Time so far.
     pub elapsed: Duration,
     /// Principal variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
-/// The outcome of a search.
+/// The outcome of a search, for either game's moves (`M`; xiangqi by default).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move to play (`Move::NONE` when there is no legal move).
-    pub best_move: Move,
+pub struct SearchResult<M = Move> {
+    /// The move to play (the game's "no move" when there is no legal move).
+    pub best_move: M,
     /// Score from the side to move's view.
     pub score: i32,
     /// Last completed depth.
@@ -90,9 +90,9 @@ pub struct SearchResult {
     /// Nodes searched.
     pub nodes: u64,
     /// Principal variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     /// With `exact_root_scores`: every root move's score at the last completed depth.
-    pub root_scores: Vec<(Move, i32)>,
+    pub root_scores: Vec<(M, i32)>,
 }
 
 /// Formats a score as UCI does: `cp N` or `mate N` (moves, negative when being mated).
@@ -264,20 +264,8 @@ impl Searcher {
 
     #[inline]
     fn check_limits(&mut self) {
-        if let Some(max) = self.limits.nodes {
-            if self.nodes >= max {
-                self.stopped = true;
-            }
-        }
-        if self.nodes & 1023 == 0 {
-            if let Some(hard) = self.limits.hard_time() {
-                if self.start.elapsed() >= hard {
-                    self.stopped = true;
-                }
-            }
-            if self.limits.stop_requested() {
-                self.stopped = true;
-            }
+        if self.limits.reached(self.nodes, self.start) {
+            self.stopped = true;
         }
     }
 
