@@ -11,10 +11,11 @@ move, both counts) and exits 1, or a summary and exits 0.
 Fairy-Stockfish prints ranks 1-10 in UCI mode; chuhan uses 0-9. Moves are converted both ways.
 """
 import argparse
-import random
 import re
 import subprocess
 import sys
+
+from crosscheck_common import divide_counts, run
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -32,14 +33,9 @@ def fairy_divide(fairy, fen, depth):
         f"position fen {fen}\ngo perft {depth}\nquit\n"
     )
     out = subprocess.run([fairy], input=script, capture_output=True, text=True, timeout=600).stdout
-    counts = {}
-    for line in out.splitlines():
-        m = re.fullmatch(r"([a-i]\d+[a-i]\d+): (\d+)", line.strip())
-        if m:
-            counts[fairy_to_ours(m[1])] = int(m[2])
     if "Nodes searched" not in out:
         raise RuntimeError(f"Fairy-Stockfish gave no perft for {fen}:\n{out}")
-    return counts
+    return divide_counts(out, r"[a-i]\d+[a-i]\d+", fairy_to_ours)
 
 
 def chuhan_divide(chuhan, fen, depth):
@@ -49,12 +45,7 @@ def chuhan_divide(chuhan, fen, depth):
     )
     if res.returncode != 0:
         raise RuntimeError(f"chuhan perft failed on {fen}: {res.stderr}")
-    counts = {}
-    for line in res.stdout.splitlines():
-        m = re.fullmatch(r"([a-i]\d[a-i]\d): (\d+)", line.strip())
-        if m:
-            counts[m[1]] = int(m[2])
-    return counts
+    return divide_counts(res.stdout, r"[a-i]\d[a-i]\d")
 
 
 def next_fen(fairy, fen, move_fairy):
@@ -82,27 +73,14 @@ def main():
     ap.add_argument("--chuhan", default="target/release/chuhan")
     ap.add_argument("--fairy", default="/usr/games/fairy-stockfish")
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-    positions = 0
-    for game in range(args.games):
-        fen = START
-        for ply in range(args.plies):
-            ours = chuhan_divide(args.chuhan, fen, args.depth)
-            theirs = fairy_divide(args.fairy, fen, args.depth)
-            positions += 1
-            if ours != theirs:
-                print(f"DIVERGENCE game {game} ply {ply}: {fen}")
-                for mv in sorted(set(ours) | set(theirs)):
-                    if ours.get(mv) != theirs.get(mv):
-                        print(f"  {mv}: chuhan {ours.get(mv)}  fairy-stockfish {theirs.get(mv)}")
-                return 1
-            if not ours:
-                break
-            move = rng.choice(sorted(ours))
-            fen = next_fen(args.fairy, fen, ours_to_fairy(move))
-    print(f"agree: {positions} positions, {args.games} games, perft depth {args.depth} divides identical")
-    return 0
-
+    return run(
+        args,
+        START,
+        lambda fen: chuhan_divide(args.chuhan, fen, args.depth),
+        lambda fen: fairy_divide(args.fairy, fen, args.depth),
+        lambda fen, move: next_fen(args.fairy, fen, ours_to_fairy(move)),
+        "fairy-stockfish",
+    )
 
 if __name__ == "__main__":
     sys.exit(main())

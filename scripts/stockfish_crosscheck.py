@@ -10,10 +10,10 @@ nothing is converted; the next position's FEN comes from Stockfish's `d`.
                                     [--chuhan target/release/chuhan] [--stockfish /usr/games/stockfish]
 """
 import argparse
-import random
-import re
 import subprocess
 import sys
+
+from crosscheck_common import divide_counts, run
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 MOVE = r"[a-h][1-8][a-h][1-8][nbrq]?"
@@ -29,12 +29,7 @@ def stockfish_divide(stockfish_bin, fen, depth):
     out = stockfish(stockfish_bin, f"position fen {fen}\ngo perft {depth}")
     if "Nodes searched" not in out:
         raise RuntimeError(f"Stockfish gave no perft for {fen}:\n{out}")
-    counts = {}
-    for line in out.splitlines():
-        m = re.fullmatch(rf"({MOVE}): (\d+)", line.strip())
-        if m:
-            counts[m[1]] = int(m[2])
-    return counts
+    return divide_counts(out, MOVE)
 
 
 def chuhan_divide(chuhan, fen, depth):
@@ -45,12 +40,7 @@ def chuhan_divide(chuhan, fen, depth):
     )
     if res.returncode != 0:
         raise RuntimeError(f"chuhan perft failed on {fen}: {res.stderr}")
-    counts = {}
-    for line in res.stdout.splitlines():
-        m = re.fullmatch(rf"({MOVE}): (\d+)", line.strip())
-        if m:
-            counts[m[1]] = int(m[2])
-    return counts
+    return divide_counts(res.stdout, MOVE)
 
 
 def next_fen(stockfish_bin, fen, move):
@@ -70,29 +60,14 @@ def main():
     ap.add_argument("--chuhan", default="target/release/chuhan")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     args = ap.parse_args()
-    rng = random.Random(args.seed)
-    positions = 0
-    for game in range(args.games):
-        fen = START
-        for ply in range(args.plies):
-            ours = chuhan_divide(args.chuhan, fen, args.depth)
-            theirs = stockfish_divide(args.stockfish, fen, args.depth)
-            positions += 1
-            if ours != theirs:
-                print(f"DIVERGENCE game {game} ply {ply}: {fen}")
-                for mv in sorted(set(ours) | set(theirs)):
-                    if ours.get(mv) != theirs.get(mv):
-                        print(f"  {mv}: chuhan {ours.get(mv)}  stockfish {theirs.get(mv)}")
-                return 1
-            if not ours:
-                break
-            fen = next_fen(args.stockfish, fen, rng.choice(sorted(ours)))
-    if positions == 0:
-        print("checked nothing")
-        return 1
-    print(f"agree: {positions} positions, {args.games} games, perft depth {args.depth} divides identical")
-    return 0
-
+    return run(
+        args,
+        START,
+        lambda fen: chuhan_divide(args.chuhan, fen, args.depth),
+        lambda fen: stockfish_divide(args.stockfish, fen, args.depth),
+        lambda fen, move: next_fen(args.stockfish, fen, move),
+        "stockfish",
+    )
 
 if __name__ == "__main__":
     sys.exit(main())

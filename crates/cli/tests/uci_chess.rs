@@ -3,81 +3,9 @@
 
 use chuhan_engine::chess::bench::SIGNATURE;
 use chuhan_engine::chess::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
 
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Uci {
-    fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-            .args(["uci", "--game", "chess"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("chuhan uci --game chess starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no '{prefix}' line; saw {seen:?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn bestmove(&mut self) -> String {
-        let lines = self.until("bestmove");
-        lines.last().unwrap()["bestmove ".len()..].to_string()
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::uci::Uci;
 
 fn legal_in(fen_or_start: &str, moves: &[&str], best: &str) -> bool {
     let mut pos = if fen_or_start == "startpos" {
@@ -94,7 +22,7 @@ fn legal_in(fen_or_start: &str, moves: &[&str], best: &str) -> bool {
 
 #[test]
 fn handshake_search_and_levels() {
-    let mut uci = Uci::start();
+    let mut uci = Uci::start(&["--game", "chess"]);
     uci.send("uci");
     let hello = uci.until("uciok");
     assert!(hello.iter().any(|l| l.starts_with("id name Chuhan-chess")));
@@ -157,7 +85,7 @@ fn handshake_search_and_levels() {
 fn an_evaluation_option_changes_the_search() {
     // Setting a parameter takes effect: a queen worth nothing is not worth winning.
     let fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1";
-    let mut uci = Uci::start();
+    let mut uci = Uci::start(&["--game", "chess"]);
     uci.send(&format!("position fen {fen}"));
     uci.send("go depth 4");
     assert_eq!(uci.bestmove(), "d2d5");
@@ -171,7 +99,7 @@ fn an_evaluation_option_changes_the_search() {
 
 #[test]
 fn bad_input_is_named_and_the_session_goes_on() {
-    let mut uci = Uci::start();
+    let mut uci = Uci::start(&["--game", "chess"]);
     for (line, expected) in [
         ("position fen 8/8/8 w - - 0 1", "bad FEN"),
         ("position startpos moves e2e5", "move 1 (e2e5)"),
@@ -198,7 +126,7 @@ fn bad_input_is_named_and_the_session_goes_on() {
 
 #[test]
 fn bench_prints_the_signature() {
-    let mut uci = Uci::start();
+    let mut uci = Uci::start(&["--game", "chess"]);
     uci.send("bench");
     let lines = uci.until("Nodes/second");
     let nodes = lines

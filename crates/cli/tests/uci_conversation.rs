@@ -1,67 +1,12 @@
 //! A conversation with `chuhan uci` over its stdin/stdout, including malformed commands.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+mod common;
+use common::uci::Uci;
 use std::time::Duration;
-
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Uci {
-    fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("chuhan uci starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut got = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no '{prefix}' within 30 s; got {got:?}"));
-            let done = line.starts_with(prefix);
-            got.push(line);
-            if done {
-                return got;
-            }
-        }
-    }
-}
 
 #[test]
 fn full_conversation() {
-    let mut e = Uci::start();
+    let mut e = Uci::start(&[]);
     e.send("uci");
     let intro = e.until("uciok");
     assert!(intro.iter().any(|l| l.starts_with("id name Chuhan")));

@@ -24,3 +24,4 @@ pub fn chuhan_in(dir: Option<&Path>, args: &[&str]) -> (i32, String, String) {
 pub fn chuhan(args: &[&str]) -> (i32, String, String) {
     chuhan_in(None, args)
 }
+pub mod uci;
