@@ -24,12 +24,26 @@ with Stockfish's at --depth; it prints the first divergence (FEN, move, both cou
 
 No chess library is needed: the random games draw their moves from Stockfish's `go perft 1`
 list and read the next FEN from its `d` command.
+
+With --chess960 (before the subcommand) the same is done for Chess960: Stockfish is told
+`setoption name UCI_Chess960 value true`, `generate` writes the hand-picked Chess960 positions
+(positions of the CPW Chess960 perft list, and castles that are easy to get wrong: the king
+that does not move, the rook that does not move, king and rook that swap squares, the rook
+that shields the king's target, the rook that starts beyond the king's target, a rook's path
+blocked where the king's is clear, an attacked rook target that does not matter, X-FEN's
+outermost rook against an inner rook named by its file) and positions from random games from
+seeded random Chess960 start positions, to crates/engine/tests/data/chess960.epd; `verify`
+checks that file; `crosscheck` runs the example with `--chess960`.
+
+    scripts/chess_suite_stockfish.py --chess960 generate [--seed 960] [--random 40] [--max-nodes 2000000]
 """
 import argparse
 import random
 import re
 import subprocess
 import sys
+
+from stockfish_crosscheck import chess960_start
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -71,6 +85,32 @@ HAND_PICKED = [
     ("checked king, blocks and captures", "4k3/8/8/8/1b6/8/3N1P2/R3K2R w KQ - 0 1"),
 ]
 
+# (comment, FEN) for Chess960: read with UCI_Chess960 on.
+HAND_PICKED_960 = [
+    ("Chess960 start position 518 (the standard array)", START),
+    ("CPW Chess960 perft list", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+    ("CPW Chess960 perft list", "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9"),
+    ("CPW Chess960 perft list", "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9"),
+    ("CPW Chess960 perft list", "qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9"),
+    ("CPW Chess960 perft list", "1nbbnrkr/p1p1ppp1/3p4/1p3P1p/3Pq2P/8/PPP1P1P1/QNBBNRKR w HFhf - 0 9"),
+    ("the king already on g1 (and g8): O-O moves only the rook", "1r4kr/8/8/8/8/8/8/1R4KR w KQkq - 0 1"),
+    ("king already on c1: the rook on b1 shields it from the queen on a1", "4k3/8/8/8/8/8/8/qRK5 w Q - 0 1"),
+    ("king already on c1, nothing on a1: castling is legal", "4k3/8/8/8/8/8/8/1RK5 w Q - 0 1"),
+    ("king and rook swap squares", "4k3/8/8/8/8/8/8/5KR1 w K - 0 1"),
+    ("king and rook swap squares, Black", "2rk4/8/8/8/8/8/8/4K3 b q - 0 1"),
+    ("the rook does not move", "4k3/8/8/8/8/8/8/4KR2 w K - 0 1"),
+    ("the rook starts beyond the king's target", "4k3/8/8/8/8/8/8/1K5R w K - 0 1"),
+    ("the king moves towards the centre on the queen side", "4k3/8/8/8/8/8/8/RK6 w Q - 0 1"),
+    ("the rook's path is blocked, the king's is not", "4k3/8/8/8/8/8/8/RNK5 w Q - 0 1"),
+    ("an attacked rook target off the king's path does not stop castling", "4k3/8/8/8/8/8/3r4/RK6 w Q - 0 1"),
+    ("a long king path with one attacked square", "4k3/8/8/8/8/8/4r3/1K5R w K - 0 1"),
+    ("Q is the outermost rook; the inner one blocks it", "4k3/8/8/8/8/8/8/RR2K2R w KQ - 0 1"),
+    ("B names the inner rook, which may castle", "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1"),
+    ("both sides, rooks next to the king", "1rk1r3/8/8/8/8/8/8/1RK1R3 w KQkq - 0 1"),
+    ("castling out of check is illegal in Chess960 too", "1r2k1r1/8/8/8/8/8/8/1R1rK1R1 w KQkq - 0 1"),
+    ("a rook capture takes the right with it", "rk5r/8/8/8/8/6n1/8/RK5R b KQkq - 0 1"),
+]
+
 # Starts for the random games, besides the hand-picked positions.
 STARTS = [
     START,
@@ -84,6 +124,9 @@ STARTS = [
 ]
 
 
+CHESS960 = False
+
+
 class Stockfish:
     def __init__(self, path):
         self.sent = []
@@ -92,6 +135,8 @@ class Stockfish:
         )
         self.send("uci")
         self.read_until(lambda l: l == "uciok")
+        if CHESS960:
+            self.send("setoption name UCI_Chess960 value true")
 
     def send(self, line):
         self.sent = (self.sent + [line])[-3:]
@@ -154,7 +199,13 @@ def features(sf, fen):
         found.append("en passant")
     if any(len(m) == 5 for m in moves):
         found.append("promotion")
-    if fen.split()[2] != "-" and any(m in moves for m in ("e1g1", "e1c1", "e8g8", "e8c8")):
+    if CHESS960:
+        # Castling is the king taking its own rook.
+        castles = [m for m in moves if piece_at(fen, m[:2]) in "Kk"
+                   and piece_at(fen, m[2:4]) == ("R" if piece_at(fen, m[:2]) == "K" else "r")]
+    else:
+        castles = [m for m in moves if m in ("e1g1", "e1c1", "e8g8", "e8c8")]
+    if fen.split()[2] != "-" and castles:
         found.append("castling")
     return moves, found
 
@@ -200,7 +251,7 @@ def random_positions(sf, rng, count):
     attempts = 0
     while len(out) < count and attempts < count * 20:
         attempts += 1
-        fen = rng.choice(STARTS + [f for _, f in HAND_PICKED[1:]])
+        fen = rng.choice(starts())
         plies = rng.randint(1, 60)
         best = None
         for _ in range(plies):
@@ -228,16 +279,28 @@ def random_positions(sf, rng, count):
     return out
 
 
+STARTS_960 = []
+
+
+def starts():
+    """Starts for the random games (and the crosscheck): the hand-picked positions and more."""
+    if CHESS960:
+        return STARTS_960 + [f for _, f in HAND_PICKED_960[1:]]
+    return STARTS + [f for _, f in HAND_PICKED[1:]]
+
+
 def generate(args):
     sf = Stockfish(args.stockfish)
     rng = random.Random(args.seed)
+    flag = " --chess960" if CHESS960 else ""
+    title = "Chess960 perft suite (read with UCI_Chess960 on)" if CHESS960 else "Chess perft suite"
     lines = [
-        "# Chess perft suite: FEN ;D1 n ;D2 n ... Every count is Stockfish's `go perft`",
-        f"# (scripts/chess_suite_stockfish.py generate --seed {args.seed} --random {args.random}"
+        f"# {title}: FEN ;D1 n ;D2 n ... Every count is Stockfish's `go perft`",
+        f"# (scripts/chess_suite_stockfish.py{flag} generate --seed {args.seed} --random {args.random}"
         f" --max-nodes {args.max_nodes}).",
         "# hand-picked positions",
     ]
-    for comment, fen in HAND_PICKED:
+    for comment, fen in HAND_PICKED_960 if CHESS960 else HAND_PICKED:
         body = " ".join(f";D{d} {n}" for d, n in counts(sf, fen, args.max_nodes))
         lines.append(f"# {comment}")
         lines.append(f"{fen} {body}")
@@ -279,7 +342,8 @@ def verify(args):
 
 def ours_divide(binary, fen, depth):
     out = subprocess.run(
-        [binary, str(depth), fen, "--divide"], capture_output=True, text=True, timeout=600
+        [binary, str(depth), fen, "--divide"] + (["--chess960"] if CHESS960 else []),
+        capture_output=True, text=True, timeout=600,
     )
     if out.returncode != 0:
         sys.exit(f"{binary} failed on {fen}: {out.stderr.strip()}")
@@ -294,10 +358,9 @@ def ours_divide(binary, fen, depth):
 def crosscheck(args):
     sf = Stockfish(args.stockfish)
     rng = random.Random(args.seed)
-    starts = STARTS + [f for _, f in HAND_PICKED[1:]]
     positions = 0
     for game in range(args.games):
-        fen = starts[game % len(starts)]
+        fen = starts()[game % len(starts())]
         for _ in range(args.plies):
             theirs, _ = sf.divide(fen, args.depth)
             ours = ours_divide(args.perft, fen, args.depth)
@@ -317,14 +380,15 @@ def crosscheck(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--chess960", action="store_true", help="Chess960 (UCI_Chess960) positions")
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate")
-    g.add_argument("--seed", type=int, default=17)
-    g.add_argument("--random", type=int, default=110)
-    g.add_argument("--max-nodes", type=int, default=20_000_000)
-    g.add_argument("--out", default="crates/engine/tests/data/chess.epd")
+    g.add_argument("--seed", type=int, default=None, help="17, or 960 with --chess960")
+    g.add_argument("--random", type=int, default=None, help="110, or 40 with --chess960")
+    g.add_argument("--max-nodes", type=int, default=None, help="20000000, or 2000000 with --chess960")
+    g.add_argument("--out", default=None)
     v = sub.add_parser("verify")
-    v.add_argument("--suite", default="crates/engine/tests/data/chess.epd")
+    v.add_argument("--suite", default=None)
     c = sub.add_parser("crosscheck")
     c.add_argument("--games", type=int, default=20)
     c.add_argument("--plies", type=int, default=80)
@@ -332,6 +396,17 @@ def main():
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--perft", default="target/release/examples/chess_perft")
     args = ap.parse_args()
+    global CHESS960
+    CHESS960 = args.chess960
+    suite = "crates/engine/tests/data/chess960.epd" if CHESS960 else "crates/engine/tests/data/chess.epd"
+    for name, standard, chess960 in [("seed", 17, 960), ("random", 110, 40),
+                                     ("max_nodes", 20_000_000, 2_000_000), ("out", suite, suite),
+                                     ("suite", suite, suite)]:
+        if hasattr(args, name) and getattr(args, name) is None:
+            setattr(args, name, chess960 if CHESS960 else standard)
+    if CHESS960:
+        picks = random.Random(f"chess960 starts {args.seed if hasattr(args, 'seed') else 0}")
+        STARTS_960.extend(chess960_start(picks.randrange(960), i % 2 == 1) for i in range(12))
     {"generate": generate, "verify": verify, "crosscheck": crosscheck}[args.cmd](args)
 
 

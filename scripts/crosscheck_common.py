@@ -16,13 +16,14 @@ def divide_counts(text, move_pattern, convert=lambda m: m):
 
 
 def run(args, start, ours, theirs, next_fen, their_name):
-    """Plays args.games random games of at most args.plies plies from `start`; `ours(fen)` and
+    """Plays args.games random games of at most args.plies plies from `start` (a FEN, or a
+    function of the game number giving one); `ours(fen)` and
     `theirs(fen)` give divides, `next_fen(fen, move)` the position after one of our moves.
     Prints the first divergence and returns 1, or a summary and returns 0."""
     rng = random.Random(args.seed)
     positions = 0
     for game in range(args.games):
-        fen = start
+        fen = start(game) if callable(start) else start
         for ply in range(args.plies):
             mine = ours(fen)
             other = theirs(fen)

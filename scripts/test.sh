@@ -48,6 +48,8 @@ if [ ! -x /usr/games/stockfish ]; then
   fi
 fi
 python3 scripts/stockfish_crosscheck.py --games 2 --plies 40 --depth 2 --seed 7
+# The same from random Chess960 start positions (UCI_Chess960 castling).
+python3 scripts/stockfish_crosscheck.py --chess960 --games 2 --plies 40 --depth 2 --seed 7
 
 # Shards on a real one-node Slurm cluster, merged and compared with single-machine runs.
 scripts/slurm/ci-cluster.sh

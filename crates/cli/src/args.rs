@@ -484,6 +484,11 @@ pub struct PerftArgs {
     /// and, on a difference, walk down to the position where the move lists differ.
     #[arg(long, conflicts_with_all = ["divide", "threads"])]
     pub engine: Option<PathBuf>,
+    /// With --game chess: read the FEN (or every suite FEN) as Chess960, so a castling right
+    /// may have its king and rook on any files (`KQkq` as the outermost rooks, or the rooks'
+    /// files as in `HFhf`), and --divide writes castling as the king taking its own rook.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 /// `chuhan notation`.

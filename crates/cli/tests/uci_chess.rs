@@ -135,3 +135,54 @@ fn bench_prints_the_signature() {
         .unwrap();
     assert_eq!(nodes.parse::<u64>().unwrap(), SIGNATURE);
 }
+
+#[test]
+fn uci_chess960_reads_chess960_positions_and_castles_as_king_takes_rook() {
+    let mut uci = Uci::start(&["--game", "chess"]);
+    uci.send("uci");
+    let hello = uci.until("uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{hello:?}"
+    );
+    // Off: a king on f1 with the K right is no standard position, and e1g1 is castling.
+    let swap = "4k3/8/8/8/8/8/8/5KR1 w K - 0 1";
+    uci.send(&format!("position fen {swap}"));
+    assert!(uci.until("info string").last().unwrap().contains("bad FEN"));
+    uci.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
+    uci.send("d");
+    assert_eq!(
+        uci.until("info string fen").last().unwrap(),
+        "info string fen r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+    );
+    // On: the same castle is e1h1, and Chess960 positions are read.
+    uci.send("setoption name UCI_Chess960 value true");
+    uci.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
+    uci.send("d");
+    assert_eq!(
+        uci.until("info string fen").last().unwrap(),
+        "info string fen r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+    );
+    uci.send(&format!("position fen {swap} moves f1g1"));
+    uci.send("d");
+    assert_eq!(
+        uci.until("info string fen").last().unwrap(),
+        "info string fen 4k3/8/8/8/8/8/8/5RK1 b - - 1 1"
+    );
+    // The search's moves are in the same form: bestmove is legal as written.
+    uci.send("position fen 4k3/8/8/8/8/8/8/1K5R w K - 0 1");
+    uci.send("go depth 3");
+    let best = uci.bestmove();
+    let pos = Position::from_fen_chess960("4k3/8/8/8/8/8/8/1K5R w K - 0 1").unwrap();
+    assert!(pos.parse_uci(&best).is_ok(), "{best}");
+    uci.send("setoption name UCI_Chess960 value maybe");
+    assert!(uci
+        .until("info string")
+        .last()
+        .unwrap()
+        .contains("UCI_Chess960 value 'maybe'"));
+    uci.send("quit");
+    assert!(uci.child.wait().unwrap().success());
+}

@@ -1,6 +1,7 @@
 //! Chess perft timing: `cargo run --release -p chuhan-engine --example chess_perft -- [depth]
-//! [fen] [--divide]` (default: depth 6 from the start position). Prints the count, the time
-//! and the speed.
+//! [fen] [--divide] [--chess960]` (default: depth 6 from the start position; `--chess960` reads
+//! the FEN as Chess960 and writes castling as the king taking its rook). Prints the count, the
+//! time and the speed.
 
 use chuhan_engine::chess::{divide, perft, Position, START_FEN};
 use std::time::Instant;
@@ -8,7 +9,11 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let show_divide = args.iter().any(|a| a == "--divide");
-    let rest: Vec<&String> = args.iter().filter(|a| *a != "--divide").collect();
+    let chess960 = args.iter().any(|a| a == "--chess960");
+    let rest: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "--divide" && *a != "--chess960")
+        .collect();
     let depth: u32 = match rest.first().map(|d| d.parse()) {
         None => 6,
         Some(Ok(d)) => d,
@@ -18,7 +23,12 @@ fn main() {
         }
     };
     let fen = rest.get(1).map_or(START_FEN, |s| s.as_str());
-    let mut pos = match Position::from_fen(fen) {
+    let read = if chess960 {
+        Position::from_fen_chess960
+    } else {
+        Position::from_fen
+    };
+    let mut pos = match read(fen) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("bad FEN '{fen}': {e}");

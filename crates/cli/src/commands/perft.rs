@@ -18,8 +18,41 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
         return super::perft_engine::run(engine, args);
     }
     match args.game {
+        GameArg::Xiangqi if args.chess960 => {
+            anyhow::bail!("--chess960 is a chess variant; add --game chess")
+        }
         GameArg::Xiangqi => run_game::<Xiangqi>(args),
+        GameArg::Chess if args.chess960 => run_game::<Chess960>(args),
         GameArg::Chess => run_game::<Chess>(args),
+    }
+}
+
+/// Chess with Chess960's castling: the chess rules, every FEN read as a Chess960 position.
+struct Chess960;
+
+impl Rules for Chess960 {
+    type Position = <Chess as Rules>::Position;
+    type Move = <Chess as Rules>::Move;
+    type FenError = <Chess as Rules>::FenError;
+    const NAME: &'static str = "chess960";
+
+    fn from_fen(fen: &str) -> Result<Self::Position, Self::FenError> {
+        chuhan_engine::chess::Position::from_fen_chess960(fen)
+    }
+    fn legal_moves(pos: &Self::Position) -> Vec<Self::Move> {
+        Chess::legal_moves(pos)
+    }
+    fn make(pos: &mut Self::Position, mv: Self::Move) {
+        Chess::make(pos, mv)
+    }
+    fn perft(pos: &mut Self::Position, depth: u32) -> u64 {
+        Chess::perft(pos, depth)
+    }
+    fn divide(pos: &mut Self::Position, depth: u32) -> Vec<(Self::Move, u64)> {
+        Chess::divide(pos, depth)
+    }
+    fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, chuhan_engine::SuiteError> {
+        chuhan_engine::chess::parse_suite_chess960(text)
     }
 }
 

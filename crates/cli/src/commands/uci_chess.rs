@@ -31,6 +31,9 @@ pub struct ChessSession {
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     seed: u64,
+    /// `UCI_Chess960`: positions are read as Chess960 and castling is written as the king
+    /// taking its own rook (`e1h1`).
+    chess960: bool,
 }
 
 impl ChessSession {
@@ -47,6 +50,17 @@ impl ChessSession {
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             seed: 0,
+            chess960: false,
+        }
+    }
+
+    /// The start position in the session's castling convention.
+    fn start_position(&self) -> Position {
+        if self.chess960 {
+            Position::from_fen_chess960(chuhan_engine::chess::START_FEN)
+                .expect("the start position is a Chess960 position")
+        } else {
+            Position::startpos()
         }
     }
 
@@ -86,7 +100,7 @@ impl ChessSession {
                 if let Ok(mut e) = self.engine.lock() {
                     e.new_game(self.seed);
                 }
-                self.position = Position::startpos();
+                self.position = self.start_position();
                 self.game_ply = 0;
             }
             "setoption" => self.cmd_setoption(&rest),
@@ -115,6 +129,7 @@ impl ChessSession {
             "option name Hash type spin default 16 min 1 max {MAX_TT_MB}"
         ));
         self.say("option name Clear Hash type button");
+        self.say("option name UCI_Chess960 type check default false");
         let mut combo = String::from("option name Level type combo default none var none");
         for l in &self.levels {
             combo.push_str(&format!(" var {}", l.name));
@@ -153,6 +168,25 @@ impl ChessSession {
                 .ok_or_else(|| {
                     format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))
                 }),
+            "uci_chess960" => {
+                match value.map(str::to_ascii_lowercase).as_deref() {
+                    Some("true") => self.chess960 = true,
+                    Some("false") => self.chess960 = false,
+                    other => {
+                        return self.say(&format!(
+                            "info string UCI_Chess960 value '{}' is not true or false",
+                            other.unwrap_or("")
+                        ))
+                    }
+                }
+                // GUIs set this before `position`; a position already set is read again in
+                // the new convention (its FEN, so a standard one stays the same position).
+                self.stop_search();
+                if let Ok(p) = self.read_fen(&self.position.to_fen()) {
+                    self.position = p;
+                }
+                return;
+            }
             "clear hash" => {
                 self.wait_search();
                 if let Ok(mut e) = self.engine.lock() {
@@ -200,8 +234,8 @@ impl ChessSession {
             Err(e) => return self.say(&format!("info string {e}")),
         };
         let mut pos = match fen {
-            None => Position::startpos(),
-            Some(fen) => match Position::from_fen(&fen) {
+            None => self.start_position(),
+            Some(fen) => match self.read_fen(&fen) {
                 Ok(p) => p,
                 Err(e) => return self.say(&format!("info string bad FEN '{fen}': {e}")),
             },
@@ -215,6 +249,14 @@ impl ChessSession {
         self.stop_search();
         self.position = pos;
         self.game_ply = moves.len();
+    }
+
+    fn read_fen(&self, fen: &str) -> Result<Position, chuhan_engine::chess::FromFenError> {
+        if self.chess960 {
+            Position::from_fen_chess960(fen)
+        } else {
+            Position::from_fen(fen)
+        }
     }
 
     fn cmd_go(&mut self, rest: &[&str]) {

@@ -50,8 +50,11 @@ pub enum FenError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move '{0}' (field 2) is not 'w' or 'b'")]
     Side(String),
-    /// The castling field is not `-` or distinct letters from `KQkq`.
-    #[error("castling rights '{0}' (field 3) are not '-' or distinct letters of 'KQkq'")]
+    /// The castling field is not `-` or letters of `KQkq` (X-FEN) and file letters `A`–`H`,
+    /// `a`–`h` (Shredder-FEN), at most one per side of each king.
+    #[error(
+        "castling rights '{0}' (field 3) are not '-' or letters of 'KQkq' or files 'A'-'H', 'a'-'h', one a side of each king"
+    )]
     Castling(String),
     /// The en-passant field is not `-` or a square.
     #[error("en-passant square '{0}' (field 4) is not '-' or a square a1–h8")]
@@ -71,9 +74,22 @@ pub enum FenError {
 }
 
 impl Setup {
-    /// Reads FEN text with 4 or 6 fields (missing counters read as 0 and 1). No rule is
-    /// checked.
+    /// Reads FEN text with 4 or 6 fields (missing counters read as 0 and 1), for standard
+    /// chess. No rule is checked. Castling rights may be written as X-FEN's `KQkq` or as
+    /// Shredder-FEN's rook files (`HAha`); standard chess accepts only the a- and h-file rooks
+    /// either way.
     pub fn parse(fen: &str) -> Result<Setup, FenError> {
+        Setup::parse_with(fen, false)
+    }
+
+    /// Reads FEN text for Chess960: as [`Setup::parse`], with [`Setup::chess960`] set, so
+    /// that `K`/`Q` mean the outermost rook on that side of a king on any file, and file
+    /// letters name any rook.
+    pub fn parse_chess960(fen: &str) -> Result<Setup, FenError> {
+        Setup::parse_with(fen, true)
+    }
+
+    fn parse_with(fen: &str, chess960: bool) -> Result<Setup, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Empty);
@@ -132,7 +148,17 @@ impl Setup {
             "b" => Color::Black,
             other => return Err(FenError::Side(other.to_string())),
         };
-        let castling = parse_castling(fields[2])?;
+        let mut setup = Setup {
+            board,
+            side,
+            castling: Castling::NONE,
+            rook_files: Setup::STANDARD_ROOK_FILES,
+            chess960,
+            en_passant: None,
+            halfmove: 0,
+            fullmove: 1,
+        };
+        parse_castling(fields[2], &mut setup)?;
         let en_passant = match fields[3] {
             "-" => None,
             s => Some(Square::parse(s).ok_or_else(|| FenError::EnPassant(s.to_string()))?),
@@ -157,14 +183,10 @@ impl Setup {
                     range: " from 1 to 65535",
                 })?;
         }
-        Ok(Setup {
-            board,
-            side,
-            castling,
-            en_passant,
-            halfmove,
-            fullmove,
-        })
+        setup.en_passant = en_passant;
+        setup.halfmove = halfmove;
+        setup.fullmove = fullmove;
+        Ok(setup)
     }
 
     /// Writes FEN (6 fields).
@@ -173,25 +195,38 @@ impl Setup {
     }
 }
 
-fn parse_castling(s: &str) -> Result<Castling, FenError> {
+/// Reads the castling field into `setup` (whose board is already read): `K`/`Q` mean the
+/// outermost rook on that side of the king (X-FEN), a file letter means the rook on that file,
+/// on the side of the king it stands (Shredder-FEN). Whether the rook and king are really
+/// there is the position check's business.
+fn parse_castling(s: &str, setup: &mut Setup) -> Result<(), FenError> {
     if s == "-" {
-        return Ok(Castling::NONE);
+        return Ok(());
     }
-    let mut rights = 0u8;
+    let bad = || FenError::Castling(s.to_string());
     for ch in s.chars() {
-        let bit = match ch {
-            'K' => Castling::WHITE_KING,
-            'Q' => Castling::WHITE_QUEEN,
-            'k' => Castling::BLACK_KING,
-            'q' => Castling::BLACK_QUEEN,
-            _ => return Err(FenError::Castling(s.to_string())),
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
         };
-        if rights & bit != 0 {
-            return Err(FenError::Castling(s.to_string()));
+        let (king_side, file) = match ch.to_ascii_uppercase() {
+            'K' => (true, setup.outermost_rook_file(color, true)),
+            'Q' => (false, setup.outermost_rook_file(color, false)),
+            c @ 'A'..='H' if ch.is_ascii_alphabetic() => {
+                let file = c as u8 - b'A';
+                (file > setup.king_file(color).unwrap_or(4), file)
+            }
+            _ => return Err(bad()),
+        };
+        let bit = Castling::bit(color, king_side);
+        if setup.castling.0 & bit != 0 {
+            return Err(bad());
         }
-        rights |= bit;
+        setup.castling.0 |= bit;
+        setup.rook_files[color.index()][usize::from(!king_side)] = file;
     }
-    Ok(Castling(rights))
+    Ok(())
 }
 
 impl FromStr for Setup {
@@ -236,7 +271,7 @@ impl fmt::Display for Setup {
             "{} {} {} {} {} {}",
             s,
             self.side.fen_char(),
-            self.castling.to_fen(),
+            self.castling_field(),
             ep,
             self.halfmove,
             self.fullmove

@@ -28,7 +28,7 @@ pub use eval::EvalParams;
 pub use fen::{FenError, START_FEN};
 pub use movegen::{MoveList, MAX_MOVES};
 pub use notation::{MoveError, SanError};
-pub use perft::{divide, parse_suite, perft};
+pub use perft::{divide, parse_suite, parse_suite_chess960, perft};
 pub use pgn::{read_pgn, write_pgn, GameRecord, PgnError, PgnErrorKind, PgnWriteError};
 pub use position::{FromFenError, Position, StateInfo};
 pub use rules::{judge, Game, GameResult, IllegalMove, Termination, Verdict, FIFTY_MOVE_PLIES};

@@ -1,5 +1,6 @@
 //! Move text checked against a position: UCI coordinates (`e2e4`, `e7e8q`, castling as the
-//! king's move `e1g1`) and Standard Algebraic Notation (`Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`),
+//! king's move `e1g1`, or as the king taking its own rook `e1h1` in Chess960 mode, see
+//! [`Position::is_chess960`]) and Standard Algebraic Notation (`Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`),
 //! both ways.
 
 use super::position::Position;
@@ -103,7 +104,8 @@ fn parse_san_parts(text: &str) -> Option<SanParts> {
 }
 
 impl Position {
-    /// Reads a UCI move (`e2e4`, `e7e8q`, castling as `e1g1`) and checks that it is legal.
+    /// Reads a UCI move (`e2e4`, `e7e8q`, castling as `e1g1`, or `e1h1` in Chess960 mode)
+    /// and checks that it is legal.
     pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
         let syntax = || MoveError::Syntax(text.to_string());
         if !text.is_ascii() || !(4..=5).contains(&text.len()) {
@@ -144,7 +146,12 @@ impl Position {
         let kind = self.piece_at(from).kind().unwrap_or(PieceKind::Pawn);
         let capture = self.is_capture(mv);
         if mv.kind() == MoveKind::Castle {
-            s.push_str(if to.file() == 6 { "O-O" } else { "O-O-O" });
+            // The target is on the rook's side of the king in either notation.
+            s.push_str(if to.file() > from.file() {
+                "O-O"
+            } else {
+                "O-O-O"
+            });
         } else if kind == PieceKind::Pawn {
             if capture {
                 s.push((b'a' + from.file()) as char);
@@ -200,15 +207,17 @@ impl Position {
             fen: self.to_fen(),
         };
         let castle = match core {
-            "O-O" | "0-0" => Some(6),
-            "O-O-O" | "0-0-0" => Some(2),
+            "O-O" | "0-0" => Some(true),
+            "O-O-O" | "0-0-0" => Some(false),
             _ => None,
         };
-        if let Some(file) = castle {
+        if let Some(king_side) = castle {
             return legal
                 .iter()
                 .copied()
-                .find(|m| m.kind() == MoveKind::Castle && m.to().file() == file)
+                .find(|m| {
+                    m.kind() == MoveKind::Castle && (m.to().file() > m.from().file()) == king_side
+                })
                 .ok_or_else(illegal);
         }
         let parts = parse_san_parts(core).ok_or_else(|| SanError::Syntax(text.to_string()))?;

@@ -53,6 +53,16 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     })
 }
 
+/// Parses a Chess960 perft suite: as [`parse_suite`], every FEN read with
+/// [`Position::from_fen_chess960`].
+pub fn parse_suite_chess960(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    crate::perft::parse_suite_with(text, |fen| {
+        Position::from_fen_chess960(fen)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,10 +42,12 @@ pub enum PositionError {
     /// The side that has just moved is in check.
     #[error("the side not to move ({0:?}) is in check")]
     OpponentInCheck(Color),
-    /// A castling right whose king or rook is not on its starting square.
+    /// A castling right whose king is not on its first rank, or whose rook is not on the
+    /// square the right names (on the king's side for `K`/`k`, the other for `Q`/`q`).
     #[error("castling right '{right}' needs the {color:?} king on {king} and a rook on {rook}")]
     ImpossibleCastling {
-        /// The FEN letter of the right (`K`, `Q`, `k` or `q`).
+        /// The FEN letter of the right as read (`K`, `Q`, `k`, `q`, or a file letter such as
+        /// `H` or `b`).
         right: char,
         /// The side.
         color: Color,
@@ -73,6 +75,17 @@ pub struct Setup {
     pub side: Color,
     /// Castling rights.
     pub castling: Castling,
+    /// The file (0..8, a..h) of the rook each right castles with, indexed
+    /// `[color][0 for the king side (towards h), 1 for the queen side]`: files 7 and 0 in
+    /// standard chess, any file in Chess960. A right not held keeps the standard file, so
+    /// that equal setups compare equal.
+    pub rook_files: [[u8; 2]; 2],
+    /// Chess960 rules for castling: a right may have its king anywhere on its first rank
+    /// and its rook on any file (standard chess wants the king on e1/e8 and the rooks on the
+    /// a- and h-files), and castling moves are written as the king taking its own rook.
+    /// FEN cannot say this (`KQkq` with the king on f1 is a refused standard position and a
+    /// legal Chess960 one), so the reader is told: [`Setup::parse_chess960`].
+    pub chess960: bool,
     /// The square a pawn just passed over with a double step (FEN field 4).
     pub en_passant: Option<Square>,
     /// Plies since the last capture or pawn move (FEN field 5).
@@ -82,6 +95,9 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The rook files of standard chess: h for the king side, a for the queen side.
+    pub const STANDARD_ROOK_FILES: [[u8; 2]; 2] = [[7, 0], [7, 0]];
+
     /// The standard start position, built without reading text.
     pub const START: Setup = {
         let back = [
@@ -107,6 +123,8 @@ impl Setup {
             board,
             side: Color::White,
             castling: Castling::ALL,
+            rook_files: Setup::STANDARD_ROOK_FILES,
+            chess960: false,
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
@@ -164,22 +182,35 @@ impl Setup {
         }
         for color in Color::ALL {
             let back = if color == Color::White { 0 } else { 7 };
-            let king = Square::new(4, back);
-            for king_side in [true, false] {
+            let king_piece = Piece::new(color, PieceKind::King);
+            let king_file = self.king_file(color);
+            for (i, king_side) in [(0, true), (1, false)] {
                 if !self.castling.has(color, king_side) {
                     continue;
                 }
-                let rook = Square::new(if king_side { 7 } else { 0 }, back);
-                if self.board[king.index()] != Piece::new(color, PieceKind::King)
+                let file = self.rook_files[color.index()][i];
+                let standard_file = Setup::STANDARD_ROOK_FILES[color.index()][i];
+                let (king, rook, on_its_side) = if self.chess960 {
+                    let on_its_side = match king_file {
+                        Some(k) if king_side => file > k,
+                        Some(k) => file < k,
+                        None => false,
+                    };
+                    let king = Square::new(king_file.unwrap_or(4), back);
+                    (king, Square::new(file, back), on_its_side)
+                } else {
+                    (
+                        Square::new(4, back),
+                        Square::new(standard_file, back),
+                        file == standard_file,
+                    )
+                };
+                if self.board[king.index()] != king_piece
                     || self.board[rook.index()] != Piece::new(color, PieceKind::Rook)
+                    || !on_its_side
                 {
-                    let letter = if king_side { 'K' } else { 'Q' };
                     return Err(PositionError::ImpossibleCastling {
-                        right: if color == Color::White {
-                            letter
-                        } else {
-                            letter.to_ascii_lowercase()
-                        },
+                        right: self.castling_letter(color, i),
                         color,
                         king,
                         rook,
@@ -214,6 +245,70 @@ impl Setup {
             }
         }
         Ok(())
+    }
+}
+
+impl Setup {
+    /// The file of `color`'s king when it stands on its first rank (where a king that may
+    /// castle stands), `None` otherwise.
+    pub fn king_file(&self, color: Color) -> Option<u8> {
+        let back = if color == Color::White { 0 } else { 7 };
+        let king = Piece::new(color, PieceKind::King);
+        (0..8u8).find(|&f| self.board[Square::new(f, back).index()] == king)
+    }
+
+    /// The file of the outermost rook of `color` on its first rank on one side of its king
+    /// (what X-FEN's `K`/`Q` mean), or the standard file (h or a) when there is none, so
+    /// that a right without its rook is refused naming the square it needs.
+    pub fn outermost_rook_file(&self, color: Color, king_side: bool) -> u8 {
+        let back = if color == Color::White { 0 } else { 7 };
+        let rook = Piece::new(color, PieceKind::Rook);
+        let king = self.king_file(color).unwrap_or(4);
+        let is_rook = |f: &u8| self.board[Square::new(*f, back).index()] == rook;
+        if king_side {
+            (king + 1..8).rev().find(is_rook).unwrap_or(7)
+        } else {
+            (0..king).find(is_rook).unwrap_or(0)
+        }
+    }
+
+    /// The FEN letter of one right as this setup is written: `K`/`Q` (lower case for Black)
+    /// when the rook is the one X-FEN's letter means, else the rook's file letter
+    /// (Shredder-FEN), so that the text always names one rook.
+    pub fn castling_letter(&self, color: Color, side: usize) -> char {
+        let king_side = side == 0;
+        let file = self.rook_files[color.index()][side];
+        let letter = if file == self.outermost_rook_file(color, king_side) {
+            if king_side {
+                'K'
+            } else {
+                'Q'
+            }
+        } else {
+            (b'A' + file) as char
+        };
+        match color {
+            Color::White => letter,
+            Color::Black => letter.to_ascii_lowercase(),
+        }
+    }
+
+    /// The FEN castling field: the held rights in the order White king side, White queen
+    /// side, Black king side, Black queen side, each as [`Setup::castling_letter`] writes it;
+    /// `-` for none. Standard positions read `KQkq` as always.
+    pub fn castling_field(&self) -> String {
+        let mut s = String::with_capacity(4);
+        for color in Color::ALL {
+            for (i, king_side) in [(0, true), (1, false)] {
+                if self.castling.has(color, king_side) {
+                    s.push(self.castling_letter(color, i));
+                }
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
     }
 }
 

@@ -241,19 +241,6 @@ pub static ZOBRIST_EP: [u64; 8] = ZOBRIST.2;
 /// Zobrist key XORed in when Black is to move.
 pub const ZOBRIST_SIDE: u64 = ZOBRIST.3;
 
-/// The rights that survive a move touching `sq` (from or to): moving the king or a rook
-/// from its square, or capturing a rook on its square, clears the matching rights.
-pub static CASTLING_MASK: [u8; 64] = {
-    let mut m = [15u8; 64];
-    m[0] = 15 & !2; // a1
-    m[4] = 15 & !3; // e1
-    m[7] = 15 & !1; // h1
-    m[56] = 15 & !8; // a8
-    m[60] = 15 & !12; // e8
-    m[63] = 15 & !4; // h8
-    m
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;

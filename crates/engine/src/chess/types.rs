@@ -312,7 +312,8 @@ pub enum MoveKind {
     Promotion(PieceKind),
     /// An en-passant capture.
     EnPassant,
-    /// Castling: the king's move, from its square to two squares towards the rook.
+    /// Castling: from the king's square to its target (g- or c-file) in standard notation,
+    /// or to the square of its own rook in Chess960's; either way towards the rook.
     Castle,
 }
 
@@ -394,7 +395,8 @@ impl Move {
         self.0 == 0
     }
 
-    /// The UCI text, e.g. `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
+    /// The UCI text, e.g. `e2e4`, `e7e8q`, castling as the move was generated: the king's
+    /// move `e1g1`, or `e1h1` (king takes own rook) in a Chess960-mode position.
     pub fn to_uci(self) -> String {
         self.to_string()
     }

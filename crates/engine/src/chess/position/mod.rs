@@ -7,8 +7,11 @@
 //! and check queries) and `movegen` (legal move generation).
 
 mod attacks;
+mod castle;
 mod make;
 mod movegen;
+
+pub(crate) use castle::CastleInfo;
 
 use super::fen::FenError;
 use super::setup::{PositionError, Setup};
@@ -66,6 +69,9 @@ pub struct Position {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) key: u64,
+    /// Where each right's rook stands and which squares castling needs (fixed at setup:
+    /// rights only ever disappear), and whether moves are written as Chess960's.
+    pub(crate) castle: CastleInfo,
     pub(crate) history: Vec<StateInfo>,
 }
 
@@ -93,9 +99,14 @@ impl Position {
         Ok(pos)
     }
 
-    /// Reads and validates a FEN.
+    /// Reads and validates a FEN (standard chess).
     pub fn from_fen(fen: &str) -> Result<Position, FromFenError> {
         Ok(Position::from_setup(Setup::parse(fen)?)?)
+    }
+
+    /// Reads and validates a FEN as a Chess960 position ([`Setup::parse_chess960`]).
+    pub fn from_fen_chess960(fen: &str) -> Result<Position, FromFenError> {
+        Ok(Position::from_setup(Setup::parse_chess960(fen)?)?)
     }
 
     /// The position as a setup (the history is dropped).
@@ -104,6 +115,8 @@ impl Position {
             board: self.board,
             side: self.side,
             castling: self.castling,
+            rook_files: self.castle.rook_files(self.castling),
+            chess960: self.castle.chess960,
             en_passant: self.en_passant,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
@@ -127,6 +140,7 @@ impl Position {
             halfmove: setup.halfmove,
             fullmove: setup.fullmove,
             key: 0,
+            castle: CastleInfo::new(&setup),
             history: Vec::with_capacity(256),
         };
         for (s, &p) in setup.board.iter().enumerate() {
@@ -185,6 +199,21 @@ impl Position {
     #[inline]
     pub fn castling(&self) -> Castling {
         self.castling
+    }
+
+    /// Whether the position follows Chess960's castling rules (set up by
+    /// [`Position::from_fen_chess960`] or from a [`Setup`] with `chess960`): castling moves are
+    /// then written as the king taking its own rook (`e1h1`, UCI's `UCI_Chess960`), not as
+    /// the king's two-square step (`e1g1`).
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.castle.chess960
+    }
+
+    /// The square of the rook a castling move moves: the king-side rook when `king_side`.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, king_side: bool) -> Square {
+        self.castle.rook[color.index()][usize::from(!king_side)]
     }
 
     /// The en-passant square, when a pawn of the side to move stands ready to use it.

@@ -135,29 +135,32 @@ impl Position {
         }
 
         if checkers == 0 && self.castling.0 != 0 {
-            let back = ksq.rank();
-            for king_side in [true, false] {
-                if !self.castling.has(us, king_side) {
+            let c = us.index();
+            for (i, king_side) in [(0, true), (1, false)] {
+                if !self.castling.has(us, king_side) || self.castle.empty[c][i] & occ != 0 {
                     continue;
                 }
-                let (rook, king_to, via) = if king_side {
-                    (
-                        Square::new(7, back),
-                        Square::new(6, back),
-                        Square::new(5, back),
-                    )
-                } else {
-                    (
-                        Square::new(0, back),
-                        Square::new(2, back),
-                        Square::new(3, back),
-                    )
-                };
-                if BETWEEN[ksq.index()][rook.index()] & occ == 0
-                    && !self.is_attacked(via, them, occ)
-                    && !self.is_attacked(king_to, them, occ)
-                {
-                    list.push(Move::with_kind(ksq, king_to, MoveKind::Castle));
+                let rook = self.castle.rook[c][i];
+                // With both pieces lifted: in Chess960 the rook may be what shields the
+                // king's target (a queen on a1, the rook on b1, the king staying on c1).
+                let lifted = occ ^ ksq.bb() ^ rook.bb();
+                let mut safe = self.castle.safe[c][i];
+                let mut attacked = false;
+                while safe != 0 {
+                    let s = Square(safe.trailing_zeros() as u8);
+                    safe &= safe - 1;
+                    if self.is_attacked(s, them, lifted) {
+                        attacked = true;
+                        break;
+                    }
+                }
+                if !attacked {
+                    let to = if self.castle.chess960 {
+                        rook
+                    } else {
+                        super::castle::targets(ksq.rank(), king_side).0
+                    };
+                    list.push(Move::with_kind(ksq, to, MoveKind::Castle));
                 }
             }
         }
