@@ -36,11 +36,21 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// The worker threads of [`thread_pool`] could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {threads} worker threads: {error}")]
+pub struct ThreadPoolError {
+    /// The threads asked for (0: all cores).
+    pub threads: usize,
+    /// rayon's reason.
+    pub error: rayon::ThreadPoolBuildError,
+}
+
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
-pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, ThreadPoolError> {
     let n = threads.unwrap_or(0);
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {n} worker threads: {e}"))
+        .map_err(|error| ThreadPoolError { threads: n, error })
 }

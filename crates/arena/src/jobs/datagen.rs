@@ -18,10 +18,9 @@
 //! same game whatever the total.
 
 use crate::play::player::playable_moves;
-use crate::play::results::{check_engine_files, engine_files, Manifest};
+use crate::play::results::{check_engine_files, engine_files, Manifest, ResultsError};
 use crate::play::schedule::Shard;
 use crate::report::Progress;
-use anyhow::{bail, Context};
 use chuhan_engine::{
     Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, MoveList, Position,
 };
@@ -244,11 +243,117 @@ pub fn format_game(g: &GameData) -> String {
     s
 }
 
+/// Why datagen could not start, resume or write its output. Messages name the file and line
+/// (or the flag); nothing is changed on disk when a resume is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    /// A complete line that datagen does not write (`line` from 1).
+    #[error("{file}: line {line}: not a datagen line (FEN;result;ply;eval or a #game marker); nothing changed")]
+    NotDatagenLine {
+        /// The output file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// A `#game` marker without a game index.
+    #[error("{file}: line {line}: malformed #game marker")]
+    BadMarker {
+        /// The output file.
+        file: String,
+        /// The line.
+        line: usize,
+    },
+    /// A game out of order.
+    #[error("{file}: line {line}: game {found} found where game {expected} was expected")]
+    OutOfOrder {
+        /// The output file.
+        file: String,
+        /// The line.
+        line: usize,
+        /// The game index found.
+        found: u64,
+        /// The index expected there.
+        expected: u64,
+    },
+    /// A game past the run's last one.
+    #[error("{file}: line {line}: game {found} is beyond this run's games")]
+    BeyondRun {
+        /// The output file.
+        file: String,
+        /// The line.
+        line: usize,
+        /// The game index found.
+        found: u64,
+    },
+    /// A file or folder that cannot be read, opened, truncated, created or written.
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        /// `read`, `open`, `truncate`, `create` or `write`.
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `--resume` of a file without a datagen manifest beside it.
+    #[error("--resume {file}: {} is missing, so {file} was not written by chuhan datagen (or by a version before datagen manifests); it is left as it is", manifest.display())]
+    NoManifest {
+        /// The output file.
+        file: String,
+        /// The manifest's path.
+        manifest: PathBuf,
+    },
+    /// A manifest that does not parse.
+    #[error("{}: {error}", path.display())]
+    Manifest {
+        /// The manifest's path.
+        path: PathBuf,
+        /// The parser's error (with line and column).
+        error: Box<toml::de::Error>,
+    },
+    /// `--resume` with other settings than the manifest's.
+    #[error("--resume {file}: the command line differs from {} ({what}); resume with the settings that wrote the file", manifest.display())]
+    SettingsDiffer {
+        /// The output file.
+        file: String,
+        /// The manifest's path.
+        manifest: PathBuf,
+        /// The settings that differ.
+        what: String,
+    },
+    /// An output that is not UTF-8 text.
+    #[error("{0} is not text, so not a datagen file; nothing changed")]
+    NotText(String),
+    /// A new run onto a file that holds data.
+    #[error("{0} exists and is not empty; continue it with --resume {0} or choose another --out")]
+    NotEmpty(String),
+    /// The manifest could not be written as TOML.
+    #[error(transparent)]
+    ManifestWrite(#[from] toml::ser::Error),
+    /// The engine files, or writing the manifest.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// The worker threads.
+    #[error(transparent)]
+    Threads(#[from] crate::ThreadPoolError),
+}
+
+/// A [`DatagenError::Io`] naming `path`.
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> DatagenError {
+    let path = path.to_path_buf();
+    move |source| DatagenError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
 /// Scans an existing output for resuming: the byte length up to the last complete `#game`
 /// marker and the number of games completed. Game markers must be 0, 1, 2, ... in order, and
 /// every other complete line a position line (`FEN;result;ply;eval`): nothing that datagen did
 /// not write is cut away.
-pub fn resume_point(text: &str, source: &str) -> anyhow::Result<(usize, u64)> {
+pub fn resume_point(text: &str, source: &str) -> Result<(usize, u64), DatagenError> {
     resume_point_of(text, source, &mut (0..))
 }
 
@@ -257,7 +362,7 @@ pub fn resume_point_of(
     text: &str,
     source: &str,
     expected: &mut dyn Iterator<Item = u64>,
-) -> anyhow::Result<(usize, u64)> {
+) -> Result<(usize, u64), DatagenError> {
     let mut offset = 0usize;
     let mut keep = 0usize;
     let mut games = 0u64;
@@ -267,27 +372,37 @@ pub fn resume_point_of(
             break; // a truncated last line
         }
         if !line.starts_with("#game ") && !is_position_line(line.trim_end()) {
-            bail!(
-                "{source}: line {}: not a datagen line (FEN;result;ply;eval or a #game marker); nothing changed",
-                i + 1
-            );
+            return Err(DatagenError::NotDatagenLine {
+                file: source.to_string(),
+                line: i + 1,
+            });
         }
         if let Some(rest) = line.strip_prefix("#game ") {
             let index: u64 = rest
                 .split_whitespace()
                 .next()
                 .and_then(|s| s.parse().ok())
-                .with_context(|| format!("{source}: line {}: malformed #game marker", i + 1))?;
+                .ok_or_else(|| DatagenError::BadMarker {
+                    file: source.to_string(),
+                    line: i + 1,
+                })?;
             match expected.next() {
                 Some(want) if want == index => {}
-                Some(want) => bail!(
-                    "{source}: line {}: game {index} found where game {want} was expected",
-                    i + 1
-                ),
-                None => bail!(
-                    "{source}: line {}: game {index} is beyond this run's games",
-                    i + 1
-                ),
+                Some(want) => {
+                    return Err(DatagenError::OutOfOrder {
+                        file: source.to_string(),
+                        line: i + 1,
+                        found: index,
+                        expected: want,
+                    })
+                }
+                None => {
+                    return Err(DatagenError::BeyondRun {
+                        file: source.to_string(),
+                        line: i + 1,
+                        found: index,
+                    })
+                }
             }
             games += 1;
             keep = offset;
@@ -314,58 +429,58 @@ pub fn run(
     resume: bool,
     threads: Option<usize>,
     on_progress: &mut dyn FnMut(&Progress),
-) -> anyhow::Result<(u64, u64)> {
+) -> Result<(u64, u64), DatagenError> {
     let shown = out.display().to_string();
     let existing = match std::fs::read(out) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => bail!("cannot read {shown}: {e}"),
+        Err(e) => return Err(io_error("read", out)(e)),
     };
     let settings = config.settings();
     let mpath = manifest_path(out);
     let start = if resume {
         let text = match std::fs::read_to_string(&mpath) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
-                "--resume {shown}: {} is missing, so {shown} was not written by chuhan datagen (or by a version before datagen manifests); it is left as it is",
-                mpath.display()
-            ),
-            Err(e) => bail!("cannot read {}: {e}", mpath.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DatagenError::NoManifest {
+                    file: shown,
+                    manifest: mpath,
+                })
+            }
+            Err(e) => return Err(io_error("read", &mpath)(e)),
         };
         let manifest: Manifest<DatagenSettings> =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", mpath.display()))?;
+            toml::from_str(&text).map_err(|e| DatagenError::Manifest {
+                path: mpath.clone(),
+                error: Box::new(e),
+            })?;
         let diff = differences(&settings, &manifest.config);
         if !diff.is_empty() {
-            bail!(
-                "--resume {shown}: the command line differs from {} ({}); resume with the settings that wrote the file",
-                mpath.display(),
-                diff.join(", ")
-            );
+            return Err(DatagenError::SettingsDiffer {
+                file: shown,
+                manifest: mpath,
+                what: diff.join(", "),
+            });
         }
         check_engine_files(&manifest.engine_files, [settings.engine.as_str()], out)?;
         // The manifest is written first: a run killed before its first line has no file yet.
-        let text = String::from_utf8(existing.unwrap_or_default()).map_err(|_| {
-            anyhow::anyhow!("{shown} is not text, so not a datagen file; nothing changed")
-        })?;
+        let text = String::from_utf8(existing.unwrap_or_default())
+            .map_err(|_| DatagenError::NotText(shown.clone()))?;
         let (keep, games) = resume_point_of(&text, &shown, &mut config.indices())?;
         let f = std::fs::OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(false)
             .open(out)
-            .with_context(|| format!("cannot open {shown}"))?;
-        f.set_len(keep as u64)
-            .with_context(|| format!("cannot truncate {shown}"))?;
+            .map_err(io_error("open", out))?;
+        f.set_len(keep as u64).map_err(io_error("truncate", out))?;
         games
     } else {
         if existing.is_some_and(|b| !b.is_empty()) {
-            bail!(
-                "{shown} exists and is not empty; continue it with --resume {shown} or choose another --out"
-            );
+            return Err(DatagenError::NotEmpty(shown));
         }
         if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(io_error("create", dir))?;
         }
         let mut manifest = Manifest::new(settings.clone());
         manifest.engine_files = engine_files([settings.engine.as_str()])?;
@@ -373,13 +488,13 @@ pub fn run(
         0
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(io_error("create", dir))?;
     }
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
-        .with_context(|| format!("cannot open {}", out.display()))?;
+        .map_err(io_error("open", out))?;
     let pool = crate::thread_pool(threads)?;
     let workers = pool.current_num_threads() as u64;
     let batch = (workers * 4).max(1);
@@ -408,10 +523,10 @@ pub fn run(
         });
         for g in &games {
             file.write_all(format_game(g).as_bytes())
-                .with_context(|| format!("cannot write {}", out.display()))?;
+                .map_err(io_error("write", out))?;
             positions += g.samples.len() as u64;
         }
-        file.flush()?;
+        file.flush().map_err(io_error("write", out))?;
         next = end;
         on_progress(&Progress::Advanced {
             done: next,

@@ -6,22 +6,271 @@
 
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
-use crate::play::player::resolve_player;
-use crate::play::results::ResultsDir;
+use crate::play::player::{resolve_player, PlayerSpecError};
 use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
+use crate::play::results::{ResultsDir, ResultsError};
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::Pairing;
-use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
+use crate::play::setup::{
+    execute, plan_from_config, Destination, Finished, PreparedRun, SetupError,
+};
 use crate::ratings::{self, Bound, FitOptions, HonestIntervals, Prior, RatingError};
+use crate::report::html::HtmlError;
+use crate::report::plots::PlotError;
 use crate::report::{describe_elo, Audience};
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{GameResult, Notation, RuleSet};
+use chuhan_stats::adaptive::AdaptiveError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub mod adaptive;
 pub mod steps;
+
+/// Why a ladder file was refused, or a ladder could not be played or written. Messages name the
+/// file and key (or the flag); a TOML parser error is part of the message because it carries
+/// the line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// The ladder file is not valid TOML or has an unknown key.
+    #[error("{file}: {error}")]
+    Toml {
+        /// The file.
+        file: String,
+        /// The parser's error (with line and column).
+        error: Box<toml::de::Error>,
+    },
+    /// Fewer than two players.
+    #[error("{file}: a ladder needs at least two [[players]]")]
+    TooFewPlayers {
+        /// The file.
+        file: String,
+    },
+    /// A player without a name (`index` counts from 1).
+    #[error("{file}: player {index} has an empty name")]
+    EmptyName {
+        /// The file.
+        file: String,
+        /// The player's place in the file, from 1.
+        index: usize,
+    },
+    /// Two players with one name.
+    #[error("{file}: player name '{name}' appears twice")]
+    DuplicateName {
+        /// The file.
+        file: String,
+        /// The name.
+        name: String,
+    },
+    /// A player whose spec resolves to no player.
+    #[error("{file}: player '{name}': {error}")]
+    Player {
+        /// The file.
+        file: String,
+        /// The player's name.
+        name: String,
+        /// Why the spec was refused.
+        error: PlayerSpecError,
+    },
+    /// An anchor that is not a player.
+    #[error("{file}: anchor '{anchor}' is not one of the players")]
+    UnknownAnchor {
+        /// The file.
+        file: String,
+        /// The anchor's name.
+        anchor: String,
+    },
+    /// A count key (`pairs`, `max_nodes`) set to 0.
+    #[error("{file}: {key} must be at least 1")]
+    Zero {
+        /// The file.
+        file: String,
+        /// The key.
+        key: &'static str,
+    },
+    /// `precision` that is not a positive number.
+    #[error("{file}: precision must be a positive number of Elo, not {value}")]
+    BadPrecision {
+        /// The file.
+        file: String,
+        /// The value given.
+        value: f64,
+    },
+    /// `max_games` or `max_time` without `precision`.
+    #[error(
+        "{file}: max_games and max_time are budgets of a ladder played to a precision: add precision"
+    )]
+    BudgetWithoutPrecision {
+        /// The file.
+        file: String,
+    },
+    /// `max_games` below one game pair per pairing.
+    #[error("{file}: max_games = {max_games} cannot be met: the ladder's pairings need at least {least} games (one game pair each)")]
+    MaxGamesTooFew {
+        /// The file.
+        file: String,
+        /// The value given.
+        max_games: u64,
+        /// Two games per pairing.
+        least: u64,
+    },
+    /// `bootstrap` below 100.
+    #[error("{file}: bootstrap must be at least 100 replicates")]
+    BootstrapTooSmall {
+        /// The file.
+        file: String,
+    },
+    /// Players that no game links.
+    #[error("{file}: the schedule is disconnected: no games link {groups} (raise neighbours or add an anchor)")]
+    Disconnected {
+        /// The file.
+        file: String,
+        /// The groups of names, `{a, b} and {c}`.
+        groups: String,
+    },
+    /// A duration with an unknown unit (`what` names the flag or key).
+    #[error("{what} '{text}': unknown unit '{unit}' (use s, m or h, e.g. 5m)")]
+    DurationUnit {
+        /// The flag or key.
+        what: String,
+        /// The text given.
+        text: String,
+        /// The unit found.
+        unit: String,
+    },
+    /// A duration that is not a positive number.
+    #[error("{what} '{text}' is not a positive duration (e.g. 90s, 5m, 1h)")]
+    DurationValue {
+        /// The flag or key.
+        what: String,
+        /// The text given.
+        text: String,
+    },
+    /// `--precision` that is not a positive number.
+    #[error("--precision must be a positive number of Elo (a 95% half-width), not {0}")]
+    PrecisionFlag(f64),
+    /// `--max-games` below one game pair per pairing.
+    #[error(
+        "--max-games {max_games} cannot be met: the ladder's {pairings} pairings need at least \
+         {least} games (one game pair each)"
+    )]
+    MaxGamesFlag {
+        /// The value given.
+        max_games: u64,
+        /// The ladder's pairings.
+        pairings: usize,
+        /// Two games per pairing.
+        least: u64,
+    },
+    /// `--max-time 0`.
+    #[error("--max-time must be longer than 0")]
+    ZeroMaxTime,
+    /// Zero game pairs per pairing in the first round.
+    #[error("pairs must be at least 1")]
+    ZeroPairs,
+    /// The precision cannot be planned for (no neighbour gaps).
+    #[error("--precision: {0}")]
+    NoNeighbours(AdaptiveError),
+    /// The next round cannot be planned.
+    #[error("cannot plan the next round: {0}")]
+    Plan(AdaptiveError),
+    /// The ladder file cannot be read.
+    #[error("cannot read ladder config {}", path.display())]
+    ReadConfig {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file of the run folder cannot be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An output file cannot be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A games.csv row that does not parse (`line` counts the header as 1).
+    #[error("{}:{line}: {error}", path.display())]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+        /// The CSV reader's reason.
+        error: csv::Error,
+    },
+    /// A games.csv row naming a player the ladder does not have.
+    #[error("{}:{line}: player '{name}' is not in this ladder", path.display())]
+    RowPlayer {
+        /// The file.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+        /// The name in the row.
+        name: String,
+    },
+    /// A games.csv row of two players the ladder does not pair.
+    #[error("{}:{line}: {red} vs {black} is not a pairing of this ladder", path.display())]
+    RowPairing {
+        /// The file.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+    },
+    /// `--resume` of a folder that holds another kind of run.
+    #[error("{} holds a '{kind}' run; resume it with chuhan {kind}", dir.display())]
+    WrongKind {
+        /// The folder.
+        dir: PathBuf,
+        /// The kind of run it holds.
+        kind: RunKind,
+    },
+    /// The ratings cannot be fitted (the reason names the players).
+    #[error("cannot fit ratings: {0}")]
+    Fit(String),
+    /// A CSV table could not be built.
+    #[error(transparent)]
+    Csv(#[from] csv::Error),
+    /// The ladder file copy could not be written as TOML.
+    #[error(transparent)]
+    Copy(#[from] toml::ser::Error),
+    /// Setting up or playing the run.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The results folder.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// ladder.svg.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// report.html.
+    #[error(transparent)]
+    Report(#[from] HtmlError),
+}
+
+/// The text a CSV writer into memory wrote (CSV of `String` fields is UTF-8).
+fn csv_text(w: csv::Writer<Vec<u8>>) -> Result<String, LadderError> {
+    let bytes = w
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    Ok(String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8"))
+}
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../configs/ladder.toml");
@@ -113,58 +362,88 @@ fn bootstrap() -> usize {
 
 impl LadderConfig {
     /// Parses and validates a ladder file; errors name the source and the problem.
-    pub fn parse(text: &str, source: &str) -> anyhow::Result<LadderConfig> {
-        let c: LadderConfig = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+    pub fn parse(text: &str, source: &str) -> Result<LadderConfig, LadderError> {
+        let c: LadderConfig = toml::from_str(text).map_err(|e| LadderError::Toml {
+            file: source.to_string(),
+            error: Box::new(e),
+        })?;
         c.validate(source)?;
         Ok(c)
     }
 
     /// Checks players, anchors, numbers and that the schedule is connected.
-    pub fn validate(&self, source: &str) -> anyhow::Result<()> {
+    pub fn validate(&self, source: &str) -> Result<(), LadderError> {
+        let file = || source.to_string();
         if self.players.len() < 2 {
-            bail!("{source}: a ladder needs at least two [[players]]");
+            return Err(LadderError::TooFewPlayers { file: file() });
         }
         let mut seen = std::collections::HashSet::new();
         for (i, p) in self.players.iter().enumerate() {
             if p.name.trim().is_empty() {
-                bail!("{source}: player {} has an empty name", i + 1);
+                return Err(LadderError::EmptyName {
+                    file: file(),
+                    index: i + 1,
+                });
             }
             if !seen.insert(p.name.as_str()) {
-                bail!("{source}: player name '{}' appears twice", p.name);
+                return Err(LadderError::DuplicateName {
+                    file: file(),
+                    name: p.name.clone(),
+                });
             }
-            resolve_player(&p.spec).map_err(|e| anyhow!("{source}: player '{}': {e}", p.name))?;
+            resolve_player(&p.spec).map_err(|error| LadderError::Player {
+                file: file(),
+                name: p.name.clone(),
+                error,
+            })?;
         }
         for a in &self.anchors {
             if !self.players.iter().any(|p| &p.name == a) {
-                bail!("{source}: anchor '{a}' is not one of the players");
+                return Err(LadderError::UnknownAnchor {
+                    file: file(),
+                    anchor: a.clone(),
+                });
             }
         }
         if self.pairs == 0 {
-            bail!("{source}: pairs must be at least 1");
+            return Err(LadderError::Zero {
+                file: file(),
+                key: "pairs",
+            });
         }
         if self.max_nodes == 0 {
-            bail!("{source}: max_nodes must be at least 1");
+            return Err(LadderError::Zero {
+                file: file(),
+                key: "max_nodes",
+            });
         }
         match self.precision {
             Some(p) if !(p.is_finite() && p > 0.0) => {
-                bail!("{source}: precision must be a positive number of Elo, not {p}")
+                return Err(LadderError::BadPrecision {
+                    file: file(),
+                    value: p,
+                })
             }
             None if self.max_games.is_some() || self.max_time.is_some() => {
-                bail!("{source}: max_games and max_time are budgets of a ladder played to a precision: add precision")
+                return Err(LadderError::BudgetWithoutPrecision { file: file() })
             }
             _ => {}
         }
         if let Some(m) = self.max_games {
             let least = 2 * self.pairings().len() as u64;
             if m < least {
-                bail!("{source}: max_games = {m} cannot be met: the ladder's pairings need at least {least} games (one game pair each)");
+                return Err(LadderError::MaxGamesTooFew {
+                    file: file(),
+                    max_games: m,
+                    least,
+                });
             }
         }
         if let Some(t) = &self.max_time {
             adaptive::parse_duration(t, &format!("{source}: max_time"))?;
         }
         if self.bootstrap < 100 {
-            bail!("{source}: bootstrap must be at least 100 replicates");
+            return Err(LadderError::BootstrapTooSmall { file: file() });
         }
         let pairings = self.pairings();
         if let Some(groups) = disconnected(self.players.len(), &pairings) {
@@ -175,10 +454,10 @@ impl LadderConfig {
                     format!("{{{}}}", n.join(", "))
                 })
                 .collect();
-            bail!(
-                "{source}: the schedule is disconnected: no games link {} (raise neighbours or add an anchor)",
-                names.join(" and ")
-            );
+            return Err(LadderError::Disconnected {
+                file: file(),
+                groups: names.join(" and "),
+            });
         }
         Ok(())
     }
@@ -446,7 +725,7 @@ pub const GAP_HEADER: [&str; 4] = ["neighbour gap", "elo", "95% interval", "half
 
 /// gaps.csv contents: `from,to,elo,ci_low,ci_high`, one row per neighbour gap in ladder order,
 /// an infinite gap (`elo`) and an open side of its 95% interval left empty.
-pub fn gaps_csv(gaps: &[Gap]) -> anyhow::Result<String> {
+pub fn gaps_csv(gaps: &[Gap]) -> Result<String, LadderError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(GAPS_CSV_HEADER)?;
     for g in gaps {
@@ -459,14 +738,20 @@ pub fn gaps_csv(gaps: &[Gap]) -> anyhow::Result<String> {
             hi,
         ])?;
     }
-    Ok(String::from_utf8(w.into_inner()?)?)
+    csv_text(w)
 }
 
 /// Writes `dir/gaps.csv` (see [`gaps_csv`]).
-pub fn write_gaps_csv(dir: &Path, gaps: &[Gap]) -> anyhow::Result<()> {
-    let path = dir.join("gaps.csv");
-    std::fs::write(&path, gaps_csv(gaps)?)
-        .with_context(|| format!("cannot write {}", path.display()))
+pub fn write_gaps_csv(dir: &Path, gaps: &[Gap]) -> Result<(), LadderError> {
+    write_file(&dir.join("gaps.csv"), gaps_csv(gaps)?)
+}
+
+/// Writes `text` to `path`, naming the file on error.
+fn write_file(path: &Path, text: String) -> Result<(), LadderError> {
+    std::fs::write(path, text).map_err(|source| LadderError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A rating error in words, with player names instead of indices.
@@ -565,7 +850,7 @@ impl Analysis {
     }
 
     /// ratings.csv contents: an infinite Elo and an open side of an interval are empty fields.
-    pub fn ratings_csv(&self) -> anyhow::Result<String> {
+    pub fn ratings_csv(&self) -> Result<String, LadderError> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record([
             "order", "name", "elo", "elo_lo95", "elo_hi95", "games", "points", "draws",
@@ -583,11 +868,11 @@ impl Analysis {
                 p.draws.to_string(),
             ])?;
         }
-        Ok(String::from_utf8(w.into_inner()?)?)
+        csv_text(w)
     }
 
     /// gaps.csv contents (see [`gaps_csv`]).
-    pub fn gaps_csv(&self) -> anyhow::Result<String> {
+    pub fn gaps_csv(&self) -> Result<String, LadderError> {
         gaps_csv(&self.gaps)
     }
 
@@ -606,7 +891,7 @@ impl Analysis {
     }
 
     /// pairings.csv contents: every head-to-head.
-    pub fn pairings_csv(&self) -> anyhow::Result<String> {
+    pub fn pairings_csv(&self) -> Result<String, LadderError> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record([
             "first",
@@ -630,7 +915,7 @@ impl Analysis {
                 format!("{:?}", h.pairs.counts),
             ])?;
         }
-        Ok(String::from_utf8(w.into_inner()?)?)
+        csv_text(w)
     }
 }
 
@@ -638,11 +923,13 @@ impl Analysis {
 pub const LADDER_COPY: &str = "ladder.toml";
 
 /// Loads the ladder config: a file, or the embedded default.
-pub fn load_config(path: Option<&Path>) -> anyhow::Result<(LadderConfig, String)> {
+pub fn load_config(path: Option<&Path>) -> Result<(LadderConfig, String), LadderError> {
     match path {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read ladder config {}", p.display()))?;
+            let text = std::fs::read_to_string(p).map_err(|source| LadderError::ReadConfig {
+                path: p.to_path_buf(),
+                source,
+            })?;
             Ok((LadderConfig::parse(&text, &p.display().to_string())?, text))
         }
         None => Ok((
@@ -658,7 +945,7 @@ pub fn play(
     destination: Destination,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<(PreparedRun, Finished)> {
+) -> Result<(PreparedRun, Finished), LadderError> {
     let pairings = arena_pairings(&config.pairings, config.pairs);
     let plan = plan_from_config(&config, pairings, concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
@@ -683,7 +970,7 @@ pub struct LadderPlan {
 
 impl LadderPlan {
     /// A new ladder writing to `dir`.
-    pub fn new(ladder: &LadderConfig, dir: PathBuf) -> anyhow::Result<LadderPlan> {
+    pub fn new(ladder: &LadderConfig, dir: PathBuf) -> Result<LadderPlan, LadderError> {
         Ok(LadderPlan {
             config: ladder.run_config(RunKind::Ladder),
             destination: Destination::New(dir),
@@ -694,15 +981,13 @@ impl LadderPlan {
     }
 
     /// The interrupted ladder in `dir`.
-    pub fn resume(dir: &Path) -> anyhow::Result<LadderPlan> {
+    pub fn resume(dir: &Path) -> Result<LadderPlan, LadderError> {
         let manifest = ResultsDir::read_manifest(dir)?;
         if manifest.config.command != RunKind::Ladder {
-            bail!(
-                "{} holds a '{}' run; resume it with chuhan {}",
-                dir.display(),
-                manifest.config.command,
-                manifest.config.command
-            );
+            return Err(LadderError::WrongKind {
+                dir: dir.to_path_buf(),
+                kind: manifest.config.command,
+            });
         }
         let stored = std::fs::read_to_string(dir.join(LADDER_COPY))
             .ok()
@@ -741,11 +1026,10 @@ pub fn run(
     plan: LadderPlan,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<LadderOutcome> {
+) -> Result<LadderOutcome, LadderError> {
     let (prepared, finished) = play(plan.config, plan.destination, concurrency, audience)?;
     if let Some(copy) = &plan.copy {
-        let path = finished.dir.path().join(LADDER_COPY);
-        std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
+        write_file(&finished.dir.path().join(LADDER_COPY), copy.clone())?;
     }
     // A shard's games are every n-th pair: too few (maybe a disconnected schedule) to fit the
     // ladder, so only the merged folder gets ratings (`chuhan merge`).
@@ -786,7 +1070,7 @@ pub fn write_outputs(
     prepared: &PreparedRun,
     finished: &Finished,
     title: &str,
-) -> anyhow::Result<Analysis> {
+) -> Result<Analysis, LadderError> {
     write_outputs_of(&prepared.config, finished, title)
 }
 
@@ -795,9 +1079,8 @@ pub fn write_outputs_of(
     config: &RunConfig,
     finished: &Finished,
     title: &str,
-) -> anyhow::Result<Analysis> {
-    let mut analysis = fit_ratings_of(config, &finished.records)
-        .map_err(|e| anyhow!("cannot fit ratings: {e}"))?;
+) -> Result<Analysis, LadderError> {
+    let mut analysis = fit_ratings_of(config, &finished.records).map_err(LadderError::Fit)?;
     let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
     let games = rating_games(&finished.records, &names, None);
     analysis
@@ -807,10 +1090,8 @@ pub fn write_outputs_of(
     finished
         .dir
         .write_summary(&RATING_HEADER, &analysis.rating_rows())?;
-    std::fs::write(dir.join("ratings.csv"), analysis.ratings_csv()?)
-        .with_context(|| format!("cannot write {}", dir.join("ratings.csv").display()))?;
-    std::fs::write(dir.join("pairings.csv"), analysis.pairings_csv()?)
-        .with_context(|| format!("cannot write {}", dir.join("pairings.csv").display()))?;
+    write_file(&dir.join("ratings.csv"), analysis.ratings_csv()?)?;
+    write_file(&dir.join("pairings.csv"), analysis.pairings_csv()?)?;
     write_gaps_csv(dir, &analysis.gaps)?;
     crate::report::plots::ladder_svg(&dir.join("ladder.svg"), title, &analysis.plot_points())?;
     crate::report::html::write_report(dir)?;

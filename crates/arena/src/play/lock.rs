@@ -32,7 +32,7 @@ pub enum LockError {
         holder: String,
     },
     /// The lock file could not be created, locked or written.
-    #[error("cannot lock {}: {source}", path.display())]
+    #[error("cannot lock {}", path.display())]
     Io {
         /// The lock file.
         path: PathBuf,

@@ -43,7 +43,7 @@ pub enum OpeningSource {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
     /// The file could not be read.
-    #[error("cannot read opening file {path}: {source}")]
+    #[error("cannot read opening file {path}")]
     Read {
         /// The file.
         path: PathBuf,

@@ -38,7 +38,7 @@ pub enum PgnWriteError {
         reason: String,
     },
     /// An I/O problem with games.pgn.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -315,7 +315,7 @@ pub enum ResultsError {
     #[error("{0} exists and is not empty; choose another --out or continue it with --resume")]
     NotEmpty(PathBuf),
     /// An I/O problem.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -23,7 +23,7 @@ pub enum WebError {
     #[error("port {0} on 127.0.0.1 is already in use; choose another with --port")]
     PortInUse(u16),
     /// Binding failed otherwise.
-    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    #[error("cannot listen on 127.0.0.1:{port}")]
     Bind {
         /// The port.
         port: u16,
@@ -31,7 +31,7 @@ pub enum WebError {
         source: std::io::Error,
     },
     /// The root folder is not usable.
-    #[error("cannot serve {path}: {source}")]
+    #[error("cannot serve {path}")]
     Root {
         /// The folder.
         path: PathBuf,

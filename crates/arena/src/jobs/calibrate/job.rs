@@ -200,6 +200,7 @@ impl CalibrateSettings {
             .as_deref()
             .map(|t| parse_duration(t, "--max-time"))
             .transpose()
+            .map_err(anyhow::Error::from)
     }
 
     /// The adaptive settings of a stage with target `precision` whose first round plays

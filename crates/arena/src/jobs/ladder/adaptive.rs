@@ -11,14 +11,15 @@
 //! would have). Only the wall-time budget depends on the machine: a run it stops is not
 //! reproducible.
 
-use super::{rating_games, Analysis, LadderConfig, LadderOutcome, LadderPlan, LADDER_COPY};
+use super::{
+    rating_games, Analysis, LadderConfig, LadderError, LadderOutcome, LadderPlan, LADDER_COPY,
+};
 use crate::play::results::RunConfig;
 use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::{game_seed, GameSpec, Pairing, Schedule};
 use crate::play::setup::{execute, plan_from_config, Destination, Finished, PreparedRun};
 use crate::ratings::RatedGame;
 use crate::report::{describe_elo, Audience, Progress, ProgressReporter};
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::GameResult;
 use chuhan_stats::adaptive::{current_round, AdaptiveError, Budget, RoundSizes, StopReason};
 use std::collections::BTreeMap;
@@ -40,28 +41,26 @@ pub struct Precision {
 
 impl Precision {
     /// Checks the settings against the ladder's pairings; errors name the flag (or file key).
-    pub fn check(&self, pairings: usize) -> anyhow::Result<()> {
+    pub fn check(&self, pairings: usize) -> Result<(), LadderError> {
         if !(self.precision.is_finite() && self.precision > 0.0) {
-            bail!(
-                "--precision must be a positive number of Elo (a 95% half-width), not {}",
-                self.precision
-            );
+            return Err(LadderError::PrecisionFlag(self.precision));
         }
         if let Some(m) = self.max_games {
             // One game pair per pairing at least, or no neighbour gap can be measured.
             let least = 2 * pairings as u64;
             if m < least.max(1) {
-                bail!(
-                    "--max-games {m} cannot be met: the ladder's {pairings} pairings need at least \
-                     {least} games (one game pair each)"
-                );
+                return Err(LadderError::MaxGamesFlag {
+                    max_games: m,
+                    pairings,
+                    least,
+                });
             }
         }
         if self.max_time == Some(Duration::ZERO) {
-            bail!("--max-time must be longer than 0");
+            return Err(LadderError::ZeroMaxTime);
         }
         if self.first_pairs == 0 {
-            bail!("pairs must be at least 1");
+            return Err(LadderError::ZeroPairs);
         }
         Ok(())
     }
@@ -116,7 +115,7 @@ impl AdaptiveStop {
 
 /// Parses a duration: a number with an optional unit `s` (default), `m` or `h`, e.g. `90`,
 /// `90s`, `5m`, `1.5h`.
-pub fn parse_duration(text: &str, what: &str) -> anyhow::Result<Duration> {
+pub fn parse_duration(text: &str, what: &str) -> Result<Duration, LadderError> {
     let t = text.trim();
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => (&t[..i], &t[i..]),
@@ -126,14 +125,23 @@ pub fn parse_duration(text: &str, what: &str) -> anyhow::Result<Duration> {
         "s" => 1.0,
         "m" | "min" => 60.0,
         "h" => 3600.0,
-        _ => bail!("{what} '{text}': unknown unit '{unit}' (use s, m or h, e.g. 5m)"),
+        _ => {
+            return Err(LadderError::DurationUnit {
+                what: what.to_string(),
+                text: text.to_string(),
+                unit: unit.to_string(),
+            })
+        }
     };
     let value: f64 = number
         .trim()
         .parse()
         .ok()
         .filter(|v: &f64| v.is_finite() && *v > 0.0)
-        .ok_or_else(|| anyhow!("{what} '{text}' is not a positive duration (e.g. 90s, 5m, 1h)"))?;
+        .ok_or_else(|| LadderError::DurationValue {
+            what: what.to_string(),
+            text: text.to_string(),
+        })?;
     Ok(Duration::from_secs_f64(value * scale))
 }
 
@@ -205,28 +213,37 @@ fn arena_schedule(config: &RunConfig, pairs: &BTreeMap<u64, usize>) -> Schedule 
 fn games_on_disk(
     dir: &Path,
     config: &RunConfig,
-) -> anyhow::Result<(Vec<RatedGame>, BTreeMap<u64, usize>)> {
+) -> Result<(Vec<RatedGame>, BTreeMap<u64, usize>), LadderError> {
     let path = dir.join("games.csv");
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(&path).map_err(|source| LadderError::Read {
+        path: path.clone(),
+        source,
+    })?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(end) => &bytes[..=end],
         None => &bytes[..0],
     };
     let names: Vec<&str> = config.players.iter().map(|p| p.name.as_str()).collect();
     let index = |name: &str, line: usize| {
-        names.iter().position(|n| *n == name).ok_or_else(|| {
-            anyhow!(
-                "{}:{line}: player '{name}' is not in this ladder",
-                path.display()
-            )
-        })
+        names
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| LadderError::RowPlayer {
+                path: path.clone(),
+                line,
+                name: name.to_string(),
+            })
     };
     let mut games = Vec::new();
     let mut pairs = BTreeMap::new();
     let mut reader = csv::ReaderBuilder::new().from_reader(complete);
     for (i, row) in reader.deserialize::<PlayedGame>().enumerate() {
         let line = i + 2;
-        let row = row.map_err(|e| anyhow!("{}:{line}: {e}", path.display()))?;
+        let row = row.map_err(|error| LadderError::Row {
+            path: path.clone(),
+            line,
+            error,
+        })?;
         let (red, black) = (index(&row.red, line)?, index(&row.black, line)?);
         // The pairing's first player is Red in the pair's first game (even game index).
         let (first, second) = if row.game % 2 == 0 {
@@ -238,13 +255,11 @@ fn games_on_disk(
             .pairings
             .iter()
             .position(|&p| p == [first, second])
-            .ok_or_else(|| {
-                anyhow!(
-                    "{}:{line}: {} vs {} is not a pairing of this ladder",
-                    path.display(),
-                    row.red,
-                    row.black
-                )
+            .ok_or_else(|| LadderError::RowPairing {
+                path: path.clone(),
+                line,
+                red: row.red.clone(),
+                black: row.black.clone(),
             })?;
         pairs.insert(row.pair, pairing);
         let score_first = match row.result {
@@ -309,7 +324,7 @@ pub fn run_to_precision(
     precision: &Precision,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<(LadderOutcome, AdaptiveStop)> {
+) -> Result<(LadderOutcome, AdaptiveStop), LadderError> {
     let mut rounds = ProgressReporter::new(audience);
     let config = plan.config;
     precision.check(config.pairings.len())?;
@@ -334,8 +349,8 @@ pub fn run_to_precision(
             &precision.sizes(),
         )
         .map_err(|e| match e {
-            AdaptiveError::NoNeighbours { .. } => anyhow!("--precision: {e}"),
-            other => anyhow!("cannot plan the next round: {other}"),
+            AdaptiveError::NoNeighbours { .. } => LadderError::NoNeighbours(e),
+            other => LadderError::Plan(other),
         })?;
         rounds.on(&Progress::Note {
             text: progress_line(&round, &names, games.len(), precision.precision),
@@ -384,8 +399,7 @@ pub fn run_to_precision(
     finished.played = played;
     finished.seconds = seconds;
     if let Some(copy) = &plan.copy {
-        let path = finished.dir.path().join(LADDER_COPY);
-        std::fs::write(&path, copy).with_context(|| format!("cannot write {}", path.display()))?;
+        super::write_file(&finished.dir.path().join(LADDER_COPY), copy.clone())?;
     }
     let analysis: Analysis =
         super::write_outputs(&prepared, &finished, &format!("Ladder '{}'", plan.name))?;
@@ -401,7 +415,7 @@ pub fn run_to_precision(
 
 /// The precision settings of a ladder file (`precision`, `max_games`, `max_time` keys), if it
 /// has a `precision`.
-pub fn from_config(ladder: &LadderConfig) -> anyhow::Result<Option<Precision>> {
+pub fn from_config(ladder: &LadderConfig) -> Result<Option<Precision>, LadderError> {
     let Some(precision) = ladder.precision else {
         return Ok(None);
     };

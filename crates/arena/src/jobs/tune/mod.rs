@@ -97,7 +97,7 @@ pub enum OutDirError {
     #[error("--out {} exists and is not a folder", .0.display())]
     NotAFolder(PathBuf),
     /// The folder cannot be listed.
-    #[error("cannot read --out {}: {source}", path.display())]
+    #[error("cannot read --out {}", path.display())]
     Unreadable {
         /// The folder.
         path: PathBuf,

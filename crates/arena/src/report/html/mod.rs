@@ -39,7 +39,7 @@ pub const LIVE_EVERY: Duration = Duration::from_secs(3);
 #[derive(Debug, Error)]
 pub enum HtmlError {
     /// A file of the run folder could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -47,7 +47,7 @@ pub enum HtmlError {
         source: std::io::Error,
     },
     /// report.html could not be written.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}")]
     Write {
         /// The file.
         path: PathBuf,

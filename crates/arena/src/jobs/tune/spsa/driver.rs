@@ -4,6 +4,7 @@
 
 use super::gains::{Perturbation, Spsa};
 use super::parameters::option_name;
+use super::SpsaError;
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, OpeningBook, OpeningSource};
 use crate::play::pgn::PgnFile;
@@ -11,7 +12,6 @@ use crate::play::player::uci::ExternalEngine;
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
 use crate::play::schedule::{game_seed, GameSpec};
-use anyhow::{anyhow, bail};
 use chuhan_engine::{EngineConfig, GameResult};
 use std::collections::BTreeMap;
 use std::sync::mpsc::channel;
@@ -40,7 +40,7 @@ pub struct GameJob {
 /// simulated objective in tests).
 pub trait PlayGame: Sync {
     /// Plays `job` and returns the score of the `theta + c_k delta` side: 1, 1/2 or 0.
-    fn play(&self, job: &GameJob) -> anyhow::Result<f64>;
+    fn play(&self, job: &GameJob) -> Result<f64, SpsaError>;
 }
 
 /// One completed iteration, as written to spsa.csv.
@@ -77,8 +77,8 @@ pub fn drive<G: PlayGame + ?Sized>(
     mut history: Vec<Vec<f64>>,
     player: &G,
     concurrency: usize,
-    on_row: &mut dyn FnMut(&IterationRow) -> anyhow::Result<()>,
-) -> anyhow::Result<Vec<Vec<f64>>> {
+    on_row: &mut dyn FnMut(&IterationRow) -> Result<(), SpsaError>,
+) -> Result<Vec<Vec<f64>>, SpsaError> {
     assert!(!history.is_empty(), "the history holds at least the start");
     let n = spsa.gains.iterations;
     let per_iteration = 2 * spsa.pairs_per_iteration.max(1);
@@ -89,8 +89,8 @@ pub fn drive<G: PlayGame + ?Sized>(
     let workers = concurrency.max(1);
     let (job_tx, job_rx) = channel::<GameJob>();
     let job_rx = Mutex::new(job_rx);
-    let (res_tx, res_rx) = channel::<(u64, usize, anyhow::Result<f64>)>();
-    let mut error: Option<anyhow::Error> = None;
+    let (res_tx, res_rx) = channel::<(u64, usize, Result<f64, SpsaError>)>();
+    let mut error: Option<SpsaError> = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let res_tx = res_tx.clone();
@@ -105,7 +105,7 @@ pub fn drive<G: PlayGame + ?Sized>(
                 // A panic becomes an error: the loop must hear back about every job it sent.
                 let result =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| player.play(&job)))
-                        .unwrap_or_else(|_| Err(anyhow!("game {} panicked", job.game)));
+                        .unwrap_or(Err(SpsaError::Panicked(job.game)));
                 if res_tx.send((job.iteration, slot, result)).is_err() {
                     break;
                 }
@@ -230,11 +230,11 @@ pub struct Openings(OpeningBook);
 
 impl Openings {
     /// The openings for `source` and `seed`; `count` is the number of pairs of the run.
-    pub fn new(source: &OpeningSource, seed: u64, count: u64) -> anyhow::Result<Openings> {
+    pub fn new(source: &OpeningSource, seed: u64, count: u64) -> Result<Openings, SpsaError> {
         let list = source.read_checked()?;
         if let (OpeningSource::File { path, .. }, Some(l)) = (source, &list) {
             if l.is_empty() {
-                bail!("opening file {} holds no position", path.display());
+                return Err(SpsaError::EmptyOpenings(path.clone()));
             }
         }
         Ok(Openings(book_for(
@@ -247,7 +247,7 @@ impl Openings {
     }
 
     /// The opening of pair `pair`.
-    pub fn get(&self, pair: u64) -> anyhow::Result<String> {
+    pub fn get(&self, pair: u64) -> Result<String, SpsaError> {
         Ok(self.0.get(pair as usize)?)
     }
 
@@ -269,7 +269,7 @@ impl EngineGames {
 }
 
 impl PlayGame for EngineGames {
-    fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+    fn play(&self, job: &GameJob) -> Result<f64, SpsaError> {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::Engine(Arc::new(self.config("theta+", &job.plus)));
         let minus = PlayerSpec::Engine(Arc::new(self.config("theta-", &job.minus)));
@@ -341,7 +341,7 @@ impl OptionGames {
 }
 
 impl PlayGame for OptionGames {
-    fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+    fn play(&self, job: &GameJob) -> Result<f64, SpsaError> {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::External(Arc::new(self.engine("theta+", &job.plus)));
         let minus = PlayerSpec::External(Arc::new(self.engine("theta-", &job.minus)));
@@ -365,7 +365,7 @@ fn play_pair_game(
     minus: &PlayerSpec,
     settings: &PlaySettings,
     pgn: Option<&Mutex<PgnFile>>,
-) -> anyhow::Result<f64> {
+) -> Result<f64, SpsaError> {
     let mut plus = plus.create("theta+");
     let mut minus = minus.create("theta-");
     let spec = GameSpec {
@@ -448,7 +448,7 @@ mod tests {
     struct FailAt(u64);
 
     impl PlayGame for FailAt {
-        fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+        fn play(&self, job: &GameJob) -> Result<f64, SpsaError> {
             assert_ne!(job.iteration, self.0, "boom");
             Ok(1.0)
         }
@@ -470,10 +470,16 @@ mod tests {
         let mut rows = 0;
         let out = drive(&s, vec![s.start()], &FailAt(0), 2, &mut |r| {
             rows += 1;
-            anyhow::ensure!(r.iteration < 5, "disk full");
+            if r.iteration >= 5 {
+                return Err(SpsaError::Io {
+                    action: "write",
+                    path: "spsa.csv".into(),
+                    source: std::io::Error::other("disk full"),
+                });
+            }
             Ok(())
         });
-        assert!(out.unwrap_err().to_string().contains("disk full"));
+        assert!(crate::error_chain(&out.unwrap_err()).contains("disk full"));
         assert_eq!(rows, 5);
     }
 }

@@ -46,18 +46,238 @@ pub use storage::{
     SpsaBase, SpsaConfig, SpsaManifest,
 };
 
-use crate::play::config::{builtin_levels, parse_engine_config};
+use crate::play::config::{builtin_levels, parse_engine_config, ConfigError};
 use crate::play::game::{Adjudication, PlaySettings};
 use crate::play::limits::LimitSpec;
-use crate::play::setup::Destination;
-use crate::report::plots::spsa_svg;
+use crate::play::openings::OpeningError;
+use crate::play::pgn::PgnWriteError;
+use crate::play::player::uci::UciError;
+use crate::play::results::ResultsError;
+use crate::play::setup::{Destination, SetupError};
+use crate::report::html::HtmlError;
+use crate::report::plots::{spsa_svg, PlotError};
 use crate::report::{Audience, Progress, ProgressReporter};
-use anyhow::{anyhow, bail, Context};
-use chuhan_engine::{params, GameConfig};
+use chuhan_engine::{params, GameConfig, NotationError};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// Why a tuning run could not start, resume, play or write its files. Messages name the file
+/// and line, the flag or the parameter; a TOML parser error is part of the message because it
+/// carries the line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum SpsaError {
+    /// A game's thread panicked.
+    #[error("game {0} panicked")]
+    Panicked(u64),
+    /// The openings.
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    /// An opening file without a position.
+    #[error("opening file {} holds no position", .0.display())]
+    EmptyOpenings(PathBuf),
+    /// The base engine file's hash differs from the manifest's.
+    #[error("the base engine file {0} changed since the run started")]
+    BaseChanged(String),
+    /// `--concurrency 0`.
+    #[error("--concurrency must be at least 1")]
+    ZeroConcurrency,
+    /// A file or folder of the run cannot be opened, read, written, created or truncated.
+    #[error("cannot {action} {}", path.display())]
+    Io {
+        /// `open`, `read`, `write`, `create` or `truncate`.
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The manifest of the run being resumed cannot be read.
+    #[error("--resume: cannot read {}", path.display())]
+    ResumeRead {
+        /// manifest.toml.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The manifest of the run being resumed is not a tuning run's.
+    #[error("{}: {error}", path.display())]
+    ResumeManifest {
+        /// manifest.toml.
+        path: PathBuf,
+        /// The parser's error (with line and column).
+        error: Box<toml::de::Error>,
+    },
+    /// The manifest read back for games.pgn does not parse.
+    #[error("cannot read {}", path.display())]
+    Manifest {
+        /// manifest.toml.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: Box<toml::de::Error>,
+    },
+    /// `--resume` with a command line that differs from the manifest.
+    #[error("--resume {}: the command line differs from the run's manifest.toml; resume with the same options, or give only --resume", .0.display())]
+    ConfigDiffers(PathBuf),
+    /// A new run without parameters.
+    #[error("give --params-file FILE or --params name,name")]
+    NoParams,
+    /// The manifest or tuned.toml could not be written as TOML.
+    #[error(transparent)]
+    TomlWrite(#[from] toml::ser::Error),
+    /// The results folder.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// Locking the results folder.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The `--pgn` notation.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// games.pgn.
+    #[error(transparent)]
+    Pgn(#[from] PgnWriteError),
+    /// A parameter name the engine does not know.
+    #[error("unknown parameter '{0}'")]
+    UnknownParam(String),
+    /// The run stopped on an error; the completed iterations are kept.
+    #[error("{why}; the iterations completed so far are kept in {}, continue with --resume {}", csv.display(), dir.display())]
+    Stopped {
+        /// The error and its causes.
+        why: String,
+        /// spsa.csv.
+        csv: PathBuf,
+        /// The run folder.
+        dir: PathBuf,
+    },
+    /// spsa.svg.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// report.html.
+    #[error(transparent)]
+    Report(#[from] HtmlError),
+    /// tuned.toml of a built-in base does not load (a bug, not bad input).
+    #[error("the tuned configuration does not load")]
+    TunedConfig(#[source] ConfigError),
+    /// tuned.toml of an external base does not load (a bug, not bad input).
+    #[error("the tuned engine file does not load")]
+    TunedEngine(#[source] UciError),
+    /// `--base` names no engine.
+    #[error("--base {spec}")]
+    Base {
+        /// The spec given.
+        spec: String,
+        /// Why it was refused.
+        #[source]
+        source: ConfigError,
+    },
+    /// `--base` names an external engine file that is not valid.
+    #[error("--base {spec}")]
+    BaseExternal {
+        /// The spec given.
+        spec: String,
+        /// Why it was refused.
+        #[source]
+        source: UciError,
+    },
+    /// The external base engine does not start.
+    #[error(transparent)]
+    Engine(#[from] UciError),
+    /// A `--params` list.
+    #[error(transparent)]
+    ParamNames(#[from] ParamNamesError),
+    /// An `option:` parameter with the built-in engine as the base.
+    #[error("parameter '{name}' is an engine option, but the base is the built-in engine (give --base an external engine file)")]
+    OptionOnBuiltin {
+        /// The parameter.
+        name: String,
+    },
+    /// A table parameter with an external engine as the base.
+    #[error("parameter '{name}' is a built-in table parameter, but the base {file} is an external engine: name its options as option:NAME")]
+    TableOnExternal {
+        /// The parameter.
+        name: String,
+        /// The base engine file.
+        file: String,
+    },
+    /// An `option:` parameter the external engine does not declare.
+    #[error("parameter '{name}': engine {engine} ({file}) declares no option '{option}' (it declares: {declared})")]
+    Undeclared {
+        /// The parameter.
+        name: String,
+        /// The engine's name.
+        engine: String,
+        /// Its file.
+        file: String,
+        /// The option asked for.
+        option: String,
+        /// The options it declares, comma separated.
+        declared: String,
+    },
+    /// spsa.csv is not UTF-8.
+    #[error("{}: not UTF-8 text: {error}", path.display())]
+    NotUtf8 {
+        /// spsa.csv.
+        path: PathBuf,
+        /// Where the bytes go wrong.
+        error: std::str::Utf8Error,
+    },
+    /// spsa.csv's header is not this run's.
+    #[error("{}:1: expected the header '{header}'", path.display())]
+    Header {
+        /// spsa.csv.
+        path: PathBuf,
+        /// The header the run writes.
+        header: String,
+    },
+    /// A line of spsa.csv that does not fit the run.
+    #[error("{}:{line}: {reason}", path.display())]
+    Row {
+        /// spsa.csv.
+        path: PathBuf,
+        /// The line.
+        line: usize,
+        /// Which field and why.
+        reason: String,
+    },
+    /// The external base's file is not valid TOML.
+    #[error("{file}: {error}")]
+    EngineToml {
+        /// The file.
+        file: String,
+        /// The parser's error.
+        error: Box<toml::de::Error>,
+    },
+    /// The external base's file has no `[uci]` table.
+    #[error("{file}: no [uci] table")]
+    NoUci {
+        /// The file.
+        file: String,
+    },
+    /// The external base's `[uci.options]` is not a table.
+    #[error("{file}: [uci.options] is not a table")]
+    OptionsNotTable {
+        /// The file.
+        file: String,
+    },
+}
+
+/// An [`SpsaError::Io`] naming `path`.
+pub(crate) fn io_error(
+    action: &'static str,
+    path: &std::path::Path,
+) -> impl FnOnce(std::io::Error) -> SpsaError {
+    let path = path.to_path_buf();
+    move |source| SpsaError::Io {
+        action,
+        path,
+        source,
+    }
+}
 
 /// fishtest's `alpha`: the decay exponent of the learning rate.
 pub const ALPHA: f64 = 0.602;
@@ -98,7 +318,7 @@ pub fn run(
     destination: &Destination,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<SpsaOutcome> {
+) -> Result<SpsaOutcome, SpsaError> {
     let (dir, resumed) = match destination {
         Destination::New(dir) => (dir.clone(), false),
         Destination::Resume(dir) => (dir.clone(), true),
@@ -106,14 +326,11 @@ pub fn run(
     let spsa = config.spsa();
     let (resolved, hash) = resolve_base(&config.base)?;
     if hash != config.base_hash {
-        bail!(
-            "the base engine file {} changed since the run started",
-            config.base
-        );
+        return Err(SpsaError::BaseChanged(config.base.clone()));
     }
     resolved.check_params(&spsa.params)?;
     if concurrency == Some(0) {
-        bail!("--concurrency must be at least 1");
+        return Err(SpsaError::ZeroConcurrency);
     }
     let concurrency = concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -140,16 +357,15 @@ pub fn run(
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(&csv_path)
-            .with_context(|| format!("cannot open {}", csv_path.display()))?;
+            .map_err(io_error("open", &csv_path))?;
         file.set_len(complete_len)
-            .with_context(|| format!("cannot truncate {}", csv_path.display()))?;
+            .map_err(io_error("truncate", &csv_path))?;
         history
     } else {
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(io_error("create", &dir))?;
         // spsa.csv first, the manifest last and whole: a folder with a manifest is resumable.
         std::fs::write(&csv_path, format!("{}\n", csv_header(&spsa.params)))
-            .with_context(|| format!("cannot write {}", csv_path.display()))?;
+            .map_err(io_error("write", &csv_path))?;
         let manifest = SpsaManifest::new(config.clone());
         let mpath = dir.join("manifest.toml");
         crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
@@ -158,7 +374,7 @@ pub fn run(
     let mut csv = std::fs::OpenOptions::new()
         .append(true)
         .open(&csv_path)
-        .with_context(|| format!("cannot open {}", csv_path.display()))?;
+        .map_err(io_error("open", &csv_path))?;
 
     let already = history.len() as u64 - 1;
     let mut pgn = None;
@@ -168,10 +384,11 @@ pub fn run(
         let path = dir.join(crate::play::results::GAMES_PGN);
         crate::play::pgn::keep_games_below(&path, already * 2 * spsa.pairs_per_iteration)?;
         let mpath = dir.join("manifest.toml");
-        let text = std::fs::read_to_string(&mpath)
-            .with_context(|| format!("cannot read {}", mpath.display()))?;
-        let manifest: SpsaManifest =
-            toml::from_str(&text).with_context(|| format!("cannot read {}", mpath.display()))?;
+        let text = std::fs::read_to_string(&mpath).map_err(io_error("read", &mpath))?;
+        let manifest: SpsaManifest = toml::from_str(&text).map_err(|e| SpsaError::Manifest {
+            path: mpath.clone(),
+            source: Box::new(e),
+        })?;
         let ctx = crate::play::pgn::PgnContext::of_manifest(
             &manifest,
             "chuhan tune spsa",
@@ -192,10 +409,9 @@ pub fn run(
                 .params
                 .iter()
                 .map(|p| {
-                    params::index_of(&p.name)
-                        .ok_or_else(|| anyhow!("unknown parameter '{}'", p.name))
+                    params::index_of(&p.name).ok_or_else(|| SpsaError::UnknownParam(p.name.clone()))
                 })
-                .collect::<anyhow::Result<_>>()?;
+                .collect::<Result<_, SpsaError>>()?;
             Box::new(EngineGames {
                 base,
                 indices,
@@ -226,10 +442,10 @@ pub fn run(
     let mut wdl = [0u64; 3];
     let start = Instant::now();
     let mut last_report: Option<Instant> = None;
-    let mut on_row = |row: &IterationRow| -> anyhow::Result<()> {
+    let mut on_row = |row: &IterationRow| -> Result<(), SpsaError> {
         writeln!(csv, "{}", csv_line(row))
             .and_then(|()| csv.flush())
-            .with_context(|| format!("cannot write {}", csv_path.display()))?;
+            .map_err(io_error("write", &csv_path))?;
         if last_report.map_or(true, |t| t.elapsed() >= crate::report::html::LIVE_EVERY) {
             // Best effort while running: the final report below reports a failure.
             let _ = crate::report::html::write_live_report(&dir);
@@ -246,12 +462,10 @@ pub fn run(
     };
     let outcome = drive(&spsa, history, &*games, concurrency, &mut on_row);
     progress.on(&Progress::Finished);
-    let history = outcome.map_err(|e| {
-        anyhow!(
-            "{e:#}; the iterations completed so far are kept in {}, continue with --resume {}",
-            csv_path.display(),
-            dir.display()
-        )
+    let history = outcome.map_err(|e| SpsaError::Stopped {
+        why: crate::error_chain(&e),
+        csv: csv_path.clone(),
+        dir: dir.clone(),
     })?;
     let played = 2 * spsa.pairs_per_iteration * (history.len() as u64 - 1 - already);
     let seconds = start.elapsed().as_secs_f64();
@@ -279,15 +493,14 @@ pub fn run(
             let text = tuned_toml(full_base, &spsa, &theta, &comment);
             // The file must load as an engine config; a failure here is a bug, not bad input.
             parse_engine_config(&text, "tuned.toml", "spsa-tuned", &builtin_levels())
-                .context("the tuned configuration does not load")?;
+                .map_err(SpsaError::TunedConfig)?;
             text
         }
         SpsaBase::External(engine, base_text) => {
             tuned_external_toml(engine, base_text, &spsa, &theta, &comment)?
         }
     };
-    std::fs::write(&tuned_path, text)
-        .with_context(|| format!("cannot write {}", tuned_path.display()))?;
+    std::fs::write(&tuned_path, text).map_err(io_error("write", &tuned_path))?;
 
     Ok(SpsaOutcome {
         spsa,
@@ -358,7 +571,7 @@ pub(crate) mod fixtures {
     }
 
     impl PlayGame for Bowl {
-        fn play(&self, job: &GameJob) -> anyhow::Result<f64> {
+        fn play(&self, job: &GameJob) -> Result<f64, SpsaError> {
             let diff = self.value(&job.plus) - self.value(&job.minus);
             let p_plus = 1.0 / (1.0 + (-2.0 * diff).exp());
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(job.seed);

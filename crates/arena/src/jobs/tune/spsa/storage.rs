@@ -4,13 +4,13 @@
 use super::driver::IterationRow;
 use super::gains::{Gains, Spsa};
 use super::parameters::{option_name, option_params_from_names, params_from_names, SpsaParam};
+use super::{io_error, SpsaError};
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
 use crate::play::player::uci::{load_external, parse_external, ExternalEngine};
 use crate::play::results::{as_text, default_out_dir, FolderLock, Manifest};
 use crate::play::setup::{lock_existing, lock_new, Destination};
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{params, EngineConfig, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -95,7 +95,7 @@ impl SpsaBase {
     /// the base, range from the table), `option:NAME` spins for an external engine (start from
     /// the file's value of the option, else the engine's default; range from its declaration;
     /// the engine is started once to ask). `c_end = (max - min) / 20`, `r_end = 0.002`.
-    pub fn params_from_names(&self, list: &str) -> anyhow::Result<Vec<SpsaParam>> {
+    pub fn params_from_names(&self, list: &str) -> Result<Vec<SpsaParam>, SpsaError> {
         match self {
             SpsaBase::Engine(c) => Ok(params_from_names(list, &c.params)?),
             SpsaBase::External(engine, _) => {
@@ -108,36 +108,34 @@ impl SpsaBase {
     /// Checks that every parameter suits this base: table names for the built-in engine,
     /// `option:NAME` for an external one, naming an option the engine declares (the engine is
     /// started once to ask).
-    pub fn check_params(&self, params: &[SpsaParam]) -> anyhow::Result<()> {
+    pub fn check_params(&self, params: &[SpsaParam]) -> Result<(), SpsaError> {
         match self {
             SpsaBase::Engine(_) => {
                 if let Some(p) = params.iter().find(|p| option_name(&p.name).is_some()) {
-                    bail!(
-                        "parameter '{}' is an engine option, but the base is the built-in engine (give --base an external engine file)",
-                        p.name
-                    );
+                    return Err(SpsaError::OptionOnBuiltin {
+                        name: p.name.clone(),
+                    });
                 }
             }
             SpsaBase::External(engine, _) => {
                 if let Some(p) = params.iter().find(|p| option_name(&p.name).is_none()) {
-                    bail!(
-                        "parameter '{}' is a built-in table parameter, but the base {} is an external engine: name its options as option:NAME",
-                        p.name,
-                        engine.source
-                    );
+                    return Err(SpsaError::TableOnExternal {
+                        name: p.name.clone(),
+                        file: engine.source.clone(),
+                    });
                 }
                 let declared = engine.declared_options()?;
                 for p in params {
                     let name = option_name(&p.name).unwrap_or_default();
                     if !declared.iter().any(|d| d.name.eq_ignore_ascii_case(name)) {
                         let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-                        bail!(
-                            "parameter '{}': engine {} ({}) declares no option '{name}' (it declares: {})",
-                            p.name,
-                            engine.name,
-                            engine.source,
-                            names.join(", ")
-                        );
+                        return Err(SpsaError::Undeclared {
+                            name: p.name.clone(),
+                            engine: engine.name.clone(),
+                            file: engine.source.clone(),
+                            option: name.to_string(),
+                            declared: names.join(", "),
+                        });
                     }
                 }
             }
@@ -148,23 +146,28 @@ impl SpsaBase {
 
 /// The base engine of a spec (as `--player` takes it, overrides included, or an external engine
 /// file), and the hash of its engine file if it names one.
-pub fn resolve_base(spec: &str) -> anyhow::Result<(SpsaBase, Option<String>)> {
+pub fn resolve_base(spec: &str) -> Result<(SpsaBase, Option<String>), SpsaError> {
     let file = Path::new(spec.trim());
-    if let Some(engine) = load_external(file).with_context(|| format!("--base {spec}"))? {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+    let external = load_external(file).map_err(|source| SpsaError::BaseExternal {
+        spec: spec.to_string(),
+        source,
+    })?;
+    if let Some(engine) = external {
+        let text = std::fs::read_to_string(file).map_err(io_error("read", file))?;
         let hash = fnv1a_hex(text.as_bytes());
         return Ok((SpsaBase::External(engine, text), Some(hash)));
     }
-    let config =
-        resolve_engine(spec, &builtin_levels()).with_context(|| format!("--base {spec}"))?;
+    let config = resolve_engine(spec, &builtin_levels()).map_err(|source| SpsaError::Base {
+        spec: spec.to_string(),
+        source,
+    })?;
     // An engine file (possibly followed by `:key=value` overrides) is fingerprinted so that a
     // resumed run notices a changed file.
     let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
     let hash = if path.is_file() {
-        Some(fnv1a_hex(&std::fs::read(path).with_context(|| {
-            format!("cannot read {}", path.display())
-        })?))
+        Some(fnv1a_hex(
+            &std::fs::read(path).map_err(io_error("read", path))?,
+        ))
     } else {
         None
     };
@@ -174,26 +177,29 @@ pub fn resolve_base(spec: &str) -> anyhow::Result<(SpsaBase, Option<String>)> {
 /// Picks the configuration: from the command line (`from_args`), or from the manifest of the
 /// run in `resume` (which must then equal any configuration the command line gives). A new run
 /// writes to `out` (absent or empty) or `results/<date>-spsa/`. The folder is locked for this
-/// process first (hold the lock for the run).
-pub fn choose_config(
-    from_args: Option<anyhow::Result<SpsaConfig>>,
+/// process first (hold the lock for the run). `from_args` carries the caller's own error type
+/// (the command line's), returned as is.
+pub fn choose_config<E: From<SpsaError>>(
+    from_args: Option<Result<SpsaConfig, E>>,
     resume: Option<&Path>,
     out: Option<&Path>,
-) -> anyhow::Result<(SpsaConfig, Destination, FolderLock)> {
+) -> Result<(SpsaConfig, Destination, FolderLock), E> {
     match resume {
         Some(dir) => {
-            let lock = lock_existing(dir)?;
+            let lock = lock_existing(dir).map_err(SpsaError::from)?;
             let mpath = dir.join("manifest.toml");
-            let text = std::fs::read_to_string(&mpath)
-                .with_context(|| format!("--resume: cannot read {}", mpath.display()))?;
+            let text = std::fs::read_to_string(&mpath).map_err(|source| SpsaError::ResumeRead {
+                path: mpath.clone(),
+                source,
+            })?;
             let manifest: SpsaManifest =
-                toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", mpath.display()))?;
+                toml::from_str(&text).map_err(|e| SpsaError::ResumeManifest {
+                    path: mpath.clone(),
+                    error: Box::new(e),
+                })?;
             if let Some(from_args) = from_args {
                 if from_args? != manifest.config {
-                    bail!(
-                        "--resume {}: the command line differs from the run's manifest.toml; resume with the same options, or give only --resume",
-                        dir.display()
-                    );
+                    return Err(SpsaError::ConfigDiffers(dir.to_path_buf()).into());
                 }
             }
             Ok((
@@ -203,12 +209,12 @@ pub fn choose_config(
             ))
         }
         None => {
-            let config = from_args.context("give --params-file FILE or --params name,name")??;
+            let config = from_args.ok_or(SpsaError::NoParams)??;
             let dir = match out {
                 Some(d) => d.to_path_buf(),
                 None => default_out_dir("spsa"),
             };
-            let lock = lock_new(&dir)?;
+            let lock = lock_new(&dir).map_err(SpsaError::from)?;
             Ok((config, Destination::New(dir), lock))
         }
     }
@@ -240,23 +246,32 @@ pub fn csv_line(row: &IterationRow) -> String {
 /// Reads spsa.csv of a run being resumed: the header must match, iterations must run 1, 2, ...
 /// and every theta must lie in its range. A truncated last line (no newline) is ignored.
 /// Returns the history (start first) and the byte length of the complete lines.
-pub fn read_csv(path: &Path, spsa: &Spsa) -> anyhow::Result<(Vec<Vec<f64>>, u64)> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read_csv(path: &Path, spsa: &Spsa) -> Result<(Vec<Vec<f64>>, u64), SpsaError> {
+    let bytes = std::fs::read(path).map_err(io_error("read", path))?;
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {
         Some(end) => &bytes[..=end],
         None => &bytes[..0],
     };
-    let text = std::str::from_utf8(complete)
-        .map_err(|e| anyhow!("{}: not UTF-8 text: {e}", path.display()))?;
+    let text = std::str::from_utf8(complete).map_err(|error| SpsaError::NotUtf8 {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let mut lines = text.lines();
     let header = csv_header(&spsa.params);
     if lines.next() != Some(header.as_str()) {
-        bail!("{}:1: expected the header '{header}'", path.display());
+        return Err(SpsaError::Header {
+            path: path.to_path_buf(),
+            header,
+        });
     }
     let mut history = vec![spsa.start()];
     for (i, line) in lines.enumerate() {
         let lineno = i + 2;
-        let bad = |what: String| anyhow!("{}:{lineno}: {what}", path.display());
+        let bad = |reason: String| SpsaError::Row {
+            path: path.to_path_buf(),
+            line: lineno,
+            reason,
+        };
         let cells: Vec<&str> = line.split(',').collect();
         if cells.len() != 6 + spsa.params.len() {
             return Err(bad(format!(
@@ -367,15 +382,18 @@ pub fn tuned_external_toml(
     spsa: &Spsa,
     theta: &[f64],
     comment: &str,
-) -> anyhow::Result<String> {
-    let mut table: toml::Table = text
-        .parse()
-        .map_err(|e| anyhow!("{}: {e}", engine.source))?;
+) -> Result<String, SpsaError> {
+    let mut table: toml::Table = text.parse().map_err(|e| SpsaError::EngineToml {
+        file: engine.source.clone(),
+        error: Box::new(e),
+    })?;
     table.insert("name".into(), toml::Value::String("spsa-tuned".into()));
     let uci = table
         .get_mut("uci")
         .and_then(toml::Value::as_table_mut)
-        .ok_or_else(|| anyhow!("{}: no [uci] table", engine.source))?;
+        .ok_or_else(|| SpsaError::NoUci {
+            file: engine.source.clone(),
+        })?;
     let keeps_placeholder = uci
         .get("command")
         .and_then(toml::Value::as_str)
@@ -396,7 +414,9 @@ pub fn tuned_external_toml(
         .entry("options")
         .or_insert_with(|| toml::Value::Table(toml::Table::new()))
         .as_table_mut()
-        .ok_or_else(|| anyhow!("{}: [uci.options] is not a table", engine.source))?;
+        .ok_or_else(|| SpsaError::OptionsNotTable {
+            file: engine.source.clone(),
+        })?;
     for (p, &t) in spsa.params.iter().zip(theta) {
         let name = option_name(&p.name).unwrap_or(&p.name);
         // Replace the option as the file spells it (UCI names ignore case), else add it.
@@ -416,7 +436,7 @@ pub fn tuned_external_toml(
     }
     s.push_str(&toml::to_string(&table)?);
     parse_external(&s, "tuned.toml", Path::new("."), "spsa-tuned")
-        .context("the tuned engine file does not load")?;
+        .map_err(SpsaError::TunedEngine)?;
     Ok(s)
 }
 

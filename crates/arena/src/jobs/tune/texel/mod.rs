@@ -21,7 +21,7 @@ pub mod data;
 pub mod output;
 
 pub use data::{parse_data, read_data, split, DataError, LabelledPosition, Split};
-pub use output::{summary_text, tuned_config_toml, write_csv, write_outputs};
+pub use output::{summary_text, tuned_config_toml, write_csv, write_outputs, TexelOutputError};
 
 use crate::report::Progress;
 use chuhan_engine::{params, Params};

@@ -1,10 +1,56 @@
 //! What a Texel run writes: the tuned engine config, the losses per epoch, the summary.
 
 use super::{EpochLosses, TexelOutcome, TexelProblem};
-use anyhow::{bail, Context};
+use crate::play::config::ConfigError;
+use crate::report::html::HtmlError;
+use crate::report::plots::PlotError;
 use chuhan_engine::{params, EngineConfig, SearchOptions};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why the outputs of a Texel run could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum TexelOutputError {
+    /// The output folder cannot be created.
+    #[error("cannot create {}", path.display())]
+    Create {
+        /// The folder.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file cannot be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// texel.csv cannot be written.
+    #[error("cannot write {}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The CSV writer's reason.
+        #[source]
+        source: csv::Error,
+    },
+    /// The written tuned.toml does not load.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The written tuned.toml loads other parameters (a bug, not bad input).
+    #[error("internal error: tuned.toml does not reproduce the tuned parameters")]
+    NotReproduced,
+    /// texel.svg.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// report.html.
+    #[error(transparent)]
+    Report(#[from] HtmlError),
+}
 
 /// The tuned engine config: `name = "texel"`, the base config's search switches, TT size and
 /// level, and under `[params]` every parameter that differs from the engine default (the
@@ -70,19 +116,26 @@ pub fn tuned_config_toml(
 
 /// `texel.csv`: `epoch,train_loss,validation_loss`, one row per epoch (validation empty when
 /// nothing is held out).
-pub fn write_csv(path: &Path, history: &[EpochLosses]) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(["epoch", "train_loss", "validation_loss"])?;
+pub fn write_csv(path: &Path, history: &[EpochLosses]) -> Result<(), TexelOutputError> {
+    let bad = |source| TexelOutputError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut w = csv::Writer::from_path(path).map_err(bad)?;
+    w.write_record(["epoch", "train_loss", "validation_loss"])
+        .map_err(bad)?;
     for e in history {
         w.write_record([
             e.epoch.to_string(),
             e.train.to_string(),
             e.validation.map_or_else(String::new, |v| v.to_string()),
-        ])?;
+        ])
+        .map_err(bad)?;
     }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    w.flush().map_err(|source| TexelOutputError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(())
 }
 
@@ -164,8 +217,15 @@ pub fn write_outputs(
     problem: &TexelProblem,
     outcome: &TexelOutcome,
     header: &[String],
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+) -> Result<(), TexelOutputError> {
+    let write = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TexelOutputError::Write { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(|source| TexelOutputError::Create {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let toml = tuned_config_toml(base, problem, outcome, header);
     let toml_path = dir.join("tuned.toml");
     let reread = crate::play::config::parse_engine_config(
@@ -175,16 +235,15 @@ pub fn write_outputs(
         &[],
     )?;
     if reread.params != outcome.params(problem) {
-        bail!("internal error: tuned.toml does not reproduce the tuned parameters");
+        return Err(TexelOutputError::NotReproduced);
     }
-    std::fs::write(&toml_path, toml)
-        .with_context(|| format!("cannot write {}", toml_path.display()))?;
+    std::fs::write(&toml_path, toml).map_err(write(&toml_path))?;
     write_csv(&dir.join("texel.csv"), &outcome.history)?;
     crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
     crate::report::html::write_report(dir)?;
     let summary_path = dir.join("summary.txt");
     std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
-        .with_context(|| format!("cannot write {}", summary_path.display()))?;
+        .map_err(write(&summary_path))?;
     Ok(())
 }
 
