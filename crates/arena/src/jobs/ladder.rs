@@ -4,9 +4,10 @@
 //! games bound both sides, exact one-sided bounds after perfect or zero scores) for every rating
 //! and every neighbour gap, written to ratings.csv and gaps.csv.
 
+use crate::play::any::GameKind;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
-use crate::play::player::resolve_player;
+use crate::play::player::resolve_player_for;
 use crate::play::results::ResultsDir;
 use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
 use crate::play::runner::PlayedGame;
@@ -82,6 +83,9 @@ pub struct LadderConfig {
     /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
     #[serde(default = "iccs", with = "as_text")]
     pub pgn_format: Notation,
+    /// The game (`xiangqi`, the default, or `chess`); every player must play it.
+    #[serde(default)]
+    pub game: Option<GameKind>,
     /// Players, weakest first.
     pub players: Vec<LadderPlayer>,
 }
@@ -114,9 +118,41 @@ fn bootstrap() -> usize {
 impl LadderConfig {
     /// Parses and validates a ladder file; errors name the source and the problem.
     pub fn parse(text: &str, source: &str) -> anyhow::Result<LadderConfig> {
-        let c: LadderConfig = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
-        c.validate(source)?;
+        LadderConfig::parse_for(text, source, None)
+    }
+
+    /// [`LadderConfig::parse`] for a run of `game` (`--game`, when given): see
+    /// [`LadderConfig::set_game`].
+    pub fn parse_for(
+        text: &str,
+        source: &str,
+        game: Option<GameKind>,
+    ) -> anyhow::Result<LadderConfig> {
+        let mut c: LadderConfig = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+        match game {
+            Some(g) => c.set_game(g, source)?,
+            None => c.validate(source)?,
+        }
         Ok(c)
+    }
+
+    /// The game played (xiangqi when the file does not say).
+    pub fn kind(&self) -> GameKind {
+        self.game.unwrap_or_default()
+    }
+
+    /// Plays `game` as `--game` asks: a file that names another game is an error naming both;
+    /// a file that names none takes it (and its players are checked again).
+    pub fn set_game(&mut self, game: GameKind, source: &str) -> anyhow::Result<()> {
+        match self.game {
+            Some(g) if g != game => bail!(
+                "--game {game}: the ladder file {source} says game = \"{g}\"; give --game {g}, or a {game} ladder file"
+            ),
+            _ => {
+                self.game = Some(game);
+                self.validate(source)
+            }
+        }
     }
 
     /// Checks players, anchors, numbers and that the schedule is connected.
@@ -132,7 +168,8 @@ impl LadderConfig {
             if !seen.insert(p.name.as_str()) {
                 bail!("{source}: player name '{}' appears twice", p.name);
             }
-            resolve_player(&p.spec).map_err(|e| anyhow!("{source}: player '{}': {e}", p.name))?;
+            resolve_player_for(&p.spec, self.kind())
+                .map_err(|e| anyhow!("{source}: player '{}': {e}", p.name))?;
         }
         for a in &self.anchors {
             if !self.players.iter().any(|p| &p.name == a) {
@@ -208,6 +245,7 @@ impl LadderConfig {
     pub fn run_config(&self, command: RunKind) -> RunConfig {
         RunConfig {
             command,
+            game: self.kind(),
             seed: self.seed,
             pairs: self.pairs,
             rules: self.rules,
@@ -639,14 +677,25 @@ pub const LADDER_COPY: &str = "ladder.toml";
 
 /// Loads the ladder config: a file, or the embedded default.
 pub fn load_config(path: Option<&Path>) -> anyhow::Result<(LadderConfig, String)> {
+    load_config_for(path, None)
+}
+
+/// [`load_config`] for a run of `game` (`--game`, when given).
+pub fn load_config_for(
+    path: Option<&Path>,
+    game: Option<GameKind>,
+) -> anyhow::Result<(LadderConfig, String)> {
     match path {
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read ladder config {}", p.display()))?;
-            Ok((LadderConfig::parse(&text, &p.display().to_string())?, text))
+            Ok((
+                LadderConfig::parse_for(&text, &p.display().to_string(), game)?,
+                text,
+            ))
         }
         None => Ok((
-            LadderConfig::parse(DEFAULT_LADDER, "configs/ladder.toml (built in)")?,
+            LadderConfig::parse_for(DEFAULT_LADDER, "configs/ladder.toml (built in)", game)?,
             DEFAULT_LADDER.to_string(),
         )),
     }

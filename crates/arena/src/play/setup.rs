@@ -5,7 +5,7 @@
 
 use crate::play::game::PlaySettings;
 use crate::play::openings::book_for;
-use crate::play::player::resolve_player;
+use crate::play::player::resolve_player_for;
 use crate::play::results::{
     check_engine_files, default_out_dir, engine_files, lock_folder, FolderLock, Manifest,
     ResultsDir, RunConfig, RunKind,
@@ -130,7 +130,7 @@ pub fn plan_from_config(
         .map(|p| {
             Ok(Entrant {
                 name: p.name.clone(),
-                spec: resolve_player(&p.spec)?,
+                spec: resolve_player_for(&p.spec, config.game)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -138,7 +138,7 @@ pub fn plan_from_config(
         e.spec.check()?;
     }
     let schedule = Schedule::new(pairings, seed, config.shard);
-    let file_openings = config.openings.read_checked()?;
+    let file_openings = config.openings.read_checked(config.game)?;
     // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
     // small opening space before writing anything) and the rest as pairs need them.
     let count = schedule.total_pairs as usize;
@@ -153,6 +153,7 @@ pub fn plan_from_config(
         count,
         eager,
         seed,
+        config.game,
     )?;
     if concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
@@ -165,6 +166,7 @@ pub fn plan_from_config(
         schedule,
         openings,
         settings: PlaySettings {
+            kind: config.game,
             game: GameConfig {
                 rules: config.rules,
                 move_limit: config.move_limit,
@@ -262,6 +264,7 @@ pub fn execute(
     let (mut dir, done) = match &prepared.destination {
         Destination::New(path) => {
             let mut manifest = Manifest::new(prepared.config.clone());
+            manifest.bench_signature = prepared.config.game.bench_signature().to_string();
             manifest.engine_files = engine_files(specs())?;
             (ResultsDir::create(path, &manifest)?, Vec::new())
         }

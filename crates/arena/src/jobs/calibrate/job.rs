@@ -296,6 +296,7 @@ impl CalibrateSettings {
         neighbours: usize,
     ) -> LadderConfig {
         LadderConfig {
+            game: Default::default(),
             name: name.to_string(),
             seed: self.seed,
             pairs,
