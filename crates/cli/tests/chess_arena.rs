@@ -451,3 +451,76 @@ fn our_chess_engine_plays_stockfish_and_every_verdict_replays() {
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
     assert_eq!(chuhan_engine::chess::read_pgn(&pgn).unwrap().len(), 6);
 }
+
+#[test]
+fn a_chess_sprt_decides_and_adjudication_ends_chess_games() {
+    let dir = scratch("sprt");
+    let out = dir.join("sprt");
+    let (code, stdout, err) = chuhan(&[
+        "sprt",
+        "--game",
+        "chess",
+        "--base",
+        "random",
+        "--test",
+        "easy",
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--nodes",
+        "500",
+        "--ply-cap",
+        "120",
+        "--max-pairs",
+        "40",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // Easy against random moves: H1 is accepted well before 40 pairs (exit 0).
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(stdout.contains("H1"), "{stdout}");
+    replay_all(&out);
+
+    // Resign adjudication needs both sides' scores: two searching players.
+    let out = dir.join("adjudicated");
+    let (code, stdout, err) = chuhan(&[
+        "match",
+        "--game",
+        "chess",
+        "--player",
+        "easy",
+        "--player",
+        "medium:nodes=1500",
+        "--pairs",
+        "3",
+        "--nodes",
+        "1500",
+        "--resign-score",
+        "600",
+        "--resign-plies",
+        "4",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert_eq!(replay_all(&out), 6);
+    let games = rows(&out);
+    assert!(
+        games
+            .iter()
+            .any(|g| g["termination"] == "adjudication-resign"),
+        "{:?}",
+        games.iter().map(|g| &g["termination"]).collect::<Vec<_>>()
+    );
+    // A resigned game goes to the side the scores favoured, and its record says so.
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert!(
+        pgn.contains("adjudication-resign: both sides' scores had"),
+        "{pgn}"
+    );
+}
