@@ -692,6 +692,9 @@ pub struct CalibrateArgs {
     /// validation with what is left. Not reproducible: a busier machine plays fewer games.
     #[arg(long)]
     pub max_time: Option<String>,
+    /// The game played.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

@@ -524,3 +524,58 @@ fn a_chess_sprt_decides_and_adjudication_ends_chess_games() {
         "{pgn}"
     );
 }
+
+#[test]
+fn a_chess_calibration_places_levels_and_its_games_replay() {
+    let dir = scratch("calibrate");
+    let out = dir.join("cal");
+    let (code, stdout, err) = chuhan(&[
+        "calibrate",
+        "--game",
+        "chess",
+        "--knob",
+        "nodes",
+        "--grid",
+        "30,200,1500",
+        "--targets",
+        "0,200",
+        "--names",
+        "weak,strong",
+        "--pairs",
+        "2",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // A gap outside its tolerance is not an error without --strict: exit 0.
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let settings = std::fs::read_to_string(out.join("calibrate.toml")).unwrap();
+    assert!(settings.contains("game = \"chess\""), "{settings}");
+    let levels = std::fs::read_to_string(out.join("levels.toml")).unwrap();
+    assert!(
+        levels.contains(&chuhan_engine::chess::bench::SIGNATURE.to_string()),
+        "{levels}"
+    );
+    assert!(
+        levels.contains("[weak]") && levels.contains("[strong]"),
+        "{levels}"
+    );
+    assert!(replay_all(&out.join("grid")) > 0);
+    assert!(replay_all(&out.join("validate")) > 0);
+    // Resuming it as xiangqi is refused, naming both games.
+    let (code, _, err) = chuhan(&[
+        "calibrate",
+        "--resume",
+        out.to_str().unwrap(),
+        "--game",
+        "xiangqi",
+        "--quiet",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("plays chess") && err.contains("--game xiangqi"),
+        "{err}"
+    );
+}
