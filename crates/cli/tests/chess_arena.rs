@@ -579,3 +579,27 @@ fn a_chess_calibration_places_levels_and_its_games_replay() {
         "{err}"
     );
 }
+
+#[test]
+fn the_shipped_chess_files_read_as_chess() {
+    use chuhan_arena::jobs::ladder::LadderConfig;
+    use chuhan_arena::play::any::GameKind;
+    use chuhan_arena::play::player::{resolve_player_for, PlayerSpec};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // The whole ladder file is checked as the ladder command checks it, its players' files
+    // included: those paths are relative to the repository root, so they are rewritten here
+    // rather than changing the test process's directory under the other tests.
+    let configs = root.join("configs");
+    for file in ["ladder-chess.toml", "ladder-chess-stockfish.toml"] {
+        let text = std::fs::read_to_string(configs.join(file))
+            .unwrap()
+            .replace("\"configs/", &format!("\"{}/", configs.display()));
+        let ladder = LadderConfig::parse(&text, file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(ladder.kind(), GameKind::Chess, "{file}");
+    }
+    let sf_file = configs.join("engines/stockfish.toml");
+    let sf_file = sf_file.to_str().unwrap();
+    let sf = resolve_player_for(sf_file, GameKind::Chess).unwrap();
+    assert!(matches!(&sf, PlayerSpec::External(e) if e.game == GameKind::Chess));
+    assert!(resolve_player_for(sf_file, GameKind::Xiangqi).is_err());
+}
