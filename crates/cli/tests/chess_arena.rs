@@ -603,3 +603,56 @@ fn the_shipped_chess_files_read_as_chess() {
     assert!(matches!(&sf, PlayerSpec::External(e) if e.game == GameKind::Chess));
     assert!(resolve_player_for(sf_file, GameKind::Xiangqi).is_err());
 }
+
+#[test]
+fn a_failing_chess_engine_loses_its_games_by_name_and_the_run_goes_on() {
+    let dir = scratch("failing");
+    // Answers the handshake, then an illegal move (a1a1) or, in the second variant, dies.
+    let script = |on_go: &str| {
+        format!(
+            "while read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; go*) {on_go};; quit) exit 0;; esac; done"
+        )
+    };
+    for (name, on_go, termination) in [
+        ("illegal", "echo 'bestmove a1a1'", "illegal-move"),
+        ("crasher", "exit 3", "crash"),
+    ] {
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &file,
+            format!(
+                "name = {name:?}\ngame = \"chess\"\n[uci]\ncommand = \"/bin/sh\"\nargs = [\"-c\", {:?}]\nstartup_timeout_ms = 3000\nfixed_limit_timeout_ms = 5000\n",
+                script(on_go)
+            ),
+        )
+        .unwrap();
+        let out = dir.join(format!("run-{name}"));
+        let (code, stdout, err) = chuhan(&[
+            "match",
+            "--game",
+            "chess",
+            "--player",
+            file.to_str().unwrap(),
+            "--player",
+            "random",
+            "--pairs",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stdout}\n{err}");
+        let games = rows(&out);
+        assert_eq!(games.len(), 4);
+        for g in &games {
+            assert_eq!(g["termination"], termination, "{g:?}");
+            let engine_lost = if g["red"].ends_with(&format!("{name}.toml")) {
+                "0-1"
+            } else {
+                "1-0"
+            };
+            assert_eq!(g["result"], engine_lost, "{g:?}");
+        }
+        replay_all(&out);
+    }
+}
