@@ -26,6 +26,18 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/s
   fi
 fi
 
+# The chess arena tests (crates/cli/tests/chess_arena.rs) play Stockfish: installed here, and
+# required (a missing Stockfish fails them instead of skipping them).
+if [ ! -x /usr/games/stockfish ]; then
+  echo "test.sh: installing stockfish (the chess oracle and UCI opponent)" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get install -y -qq stockfish >/dev/null || { apt-get update -qq && apt-get install -y -qq stockfish >/dev/null; }
+  else
+    sudo apt-get install -y -qq stockfish >/dev/null || { sudo apt-get update -qq && sudo apt-get install -y -qq stockfish >/dev/null; }
+  fi
+fi
+export CHUHAN_REQUIRE_STOCKFISH=1
+
 # The UCI player tests play Fairy-Stockfish: require it here rather than skip.
 cargo test --workspace --locked
 

@@ -40,6 +40,7 @@ fn main() -> anyhow::Result<()> {
     );
     let pairs = games / 2;
     let config = RunConfig {
+        game: Default::default(),
         command: RunKind::Match,
         seed: 1,
         pairs,

@@ -386,9 +386,31 @@ pub struct RunArgs {
     /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
     #[arg(long, value_parser = ["iccs", "wxf", "chinese"])]
     pub pgn_format: Option<String>,
+    /// The game played.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
+}
+
+/// The game a run plays: one flag for match, sprt and ladder.
+#[derive(Debug, Args, Clone)]
+pub struct GameArgs {
+    /// The game: xiangqi (the default) or chess. Every player must play it; a ladder file may
+    /// say `game = "chess"` instead, and a resumed run keeps the game it started with.
+    #[arg(long, value_enum)]
+    pub game: Option<GameArg>,
+}
+
+impl GameArgs {
+    /// The game asked for, if `--game` was given.
+    pub fn kind(&self) -> Option<chuhan_arena::play::any::GameKind> {
+        self.game.map(|g| match g {
+            GameArg::Xiangqi => chuhan_arena::play::any::GameKind::Xiangqi,
+            GameArg::Chess => chuhan_arena::play::any::GameKind::Chess,
+        })
+    }
 }
 
 /// `chuhan match`.
@@ -545,6 +567,9 @@ pub struct LadderArgs {
     /// precision); `chuhan merge` joins the shard folders.
     #[arg(long)]
     pub shard: Option<String>,
+    /// The game played (must agree with the file's `game`).
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
@@ -672,6 +697,9 @@ pub struct CalibrateArgs {
     /// validation with what is left. Not reproducible: a busier machine plays fewer games.
     #[arg(long)]
     pub max_time: Option<String>,
+    /// The game played.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

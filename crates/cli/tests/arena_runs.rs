@@ -144,7 +144,9 @@ fn plan(concurrency: usize, pairs: u64) -> RunPlan {
                 spec: PlayerSpec::Random,
             },
         ],
-        openings: OpeningBook::fixed(generate(6, schedule.total_pairs as usize, 11).unwrap()),
+        openings: OpeningBook::fixed(
+            generate(6, schedule.total_pairs as usize, 11, Default::default()).unwrap(),
+        ),
         schedule,
         settings: PlaySettings::default(),
         concurrency,
@@ -471,7 +473,7 @@ fn opening_files_are_used_in_seed_order_and_again_when_short() {
     let dir = scratch("book");
     let book_dir = scratch("book-file");
     std::fs::create_dir_all(&book_dir).unwrap();
-    let fens = generate(4, 5, 99).unwrap();
+    let fens = generate(4, 5, 99, Default::default()).unwrap();
     let file = book_dir.join("book.epd");
     std::fs::write(&file, fens.join(" ;id x\n") + "\n").unwrap();
     ok(&[

@@ -211,15 +211,19 @@ fn ucci_choice(dir: &Path, extra: &[&str]) -> (Move, String) {
     let mut player = ExternalPlayer::new("repeater", engine);
     player.set_game_index(0);
     player.new_game(1);
-    let mut game = perpetual_check_game();
+    let game = perpetual_check_game();
     let limits = MoveLimits {
         nodes: Some(50),
         ..MoveLimits::default()
     };
+    let mut game = chuhan_arena::play::any::AnyGame::Xiangqi(game);
     let choice = player.choose_move(&mut game, &limits).expect("a move");
     drop(player);
     let log = std::fs::read_to_string(dir.join("logs/game-0.stderr.log")).unwrap();
-    (choice.mv, log)
+    let chuhan_arena::play::any::AnyMove::Xiangqi(mv) = choice.mv else {
+        panic!("a xiangqi move expected")
+    };
+    (mv, log)
 }
 
 #[test]

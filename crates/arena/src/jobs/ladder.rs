@@ -4,9 +4,10 @@
 //! games bound both sides, exact one-sided bounds after perfect or zero scores) for every rating
 //! and every neighbour gap, written to ratings.csv and gaps.csv.
 
+use crate::play::any::GameKind;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
-use crate::play::player::{resolve_player, PlayerSpecError};
+use crate::play::player::{resolve_player_for, PlayerSpecError};
 use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
 use crate::play::results::{ResultsDir, ResultsError};
 use crate::play::runner::PlayedGame;
@@ -39,6 +40,16 @@ pub enum LadderError {
         file: String,
         /// The parser's error (with line and column).
         error: Box<toml::de::Error>,
+    },
+    /// `--game` names one game and the ladder file another.
+    #[error("--game {asked}: the ladder file {file} says game = \"{says}\"; give --game {says}, or a {asked} ladder file")]
+    WrongGame {
+        /// The file.
+        file: String,
+        /// The game `--game` asked for.
+        asked: GameKind,
+        /// The game the file names.
+        says: GameKind,
     },
     /// Fewer than two players.
     #[error("{file}: a ladder needs at least two [[players]]")]
@@ -331,6 +342,9 @@ pub struct LadderConfig {
     /// Move notation of games.pgn: `iccs` (default), `wxf` or `chinese`.
     #[serde(default = "iccs", with = "as_text")]
     pub pgn_format: Notation,
+    /// The game (`xiangqi`, the default, or `chess`); every player must play it.
+    #[serde(default)]
+    pub game: Option<GameKind>,
     /// Players, weakest first.
     pub players: Vec<LadderPlayer>,
 }
@@ -363,12 +377,46 @@ fn bootstrap() -> usize {
 impl LadderConfig {
     /// Parses and validates a ladder file; errors name the source and the problem.
     pub fn parse(text: &str, source: &str) -> Result<LadderConfig, LadderError> {
-        let c: LadderConfig = toml::from_str(text).map_err(|e| LadderError::Toml {
+        LadderConfig::parse_for(text, source, None)
+    }
+
+    /// [`LadderConfig::parse`] for a run of `game` (`--game`, when given): see
+    /// [`LadderConfig::set_game`].
+    pub fn parse_for(
+        text: &str,
+        source: &str,
+        game: Option<GameKind>,
+    ) -> Result<LadderConfig, LadderError> {
+        let mut c: LadderConfig = toml::from_str(text).map_err(|e| LadderError::Toml {
             file: source.to_string(),
             error: Box::new(e),
         })?;
-        c.validate(source)?;
+        match game {
+            Some(g) => c.set_game(g, source)?,
+            None => c.validate(source)?,
+        }
         Ok(c)
+    }
+
+    /// The game played (xiangqi when the file does not say).
+    pub fn kind(&self) -> GameKind {
+        self.game.unwrap_or_default()
+    }
+
+    /// Plays `game` as `--game` asks: a file that names another game is an error naming both;
+    /// a file that names none takes it (and its players are checked again).
+    pub fn set_game(&mut self, game: GameKind, source: &str) -> Result<(), LadderError> {
+        match self.game {
+            Some(g) if g != game => Err(LadderError::WrongGame {
+                file: source.to_string(),
+                asked: game,
+                says: g,
+            }),
+            _ => {
+                self.game = Some(game);
+                self.validate(source)
+            }
+        }
     }
 
     /// Checks players, anchors, numbers and that the schedule is connected.
@@ -391,7 +439,7 @@ impl LadderConfig {
                     name: p.name.clone(),
                 });
             }
-            resolve_player(&p.spec).map_err(|error| LadderError::Player {
+            resolve_player_for(&p.spec, self.kind()).map_err(|error| LadderError::Player {
                 file: file(),
                 name: p.name.clone(),
                 error,
@@ -487,6 +535,7 @@ impl LadderConfig {
     pub fn run_config(&self, command: RunKind) -> RunConfig {
         RunConfig {
             command,
+            game: self.kind(),
             seed: self.seed,
             pairs: self.pairs,
             rules: self.rules,
@@ -924,16 +973,27 @@ pub const LADDER_COPY: &str = "ladder.toml";
 
 /// Loads the ladder config: a file, or the embedded default.
 pub fn load_config(path: Option<&Path>) -> Result<(LadderConfig, String), LadderError> {
+    load_config_for(path, None)
+}
+
+/// [`load_config`] for a run of `game` (`--game`, when given).
+pub fn load_config_for(
+    path: Option<&Path>,
+    game: Option<GameKind>,
+) -> Result<(LadderConfig, String), LadderError> {
     match path {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|source| LadderError::ReadConfig {
                 path: p.to_path_buf(),
                 source,
             })?;
-            Ok((LadderConfig::parse(&text, &p.display().to_string())?, text))
+            Ok((
+                LadderConfig::parse_for(&text, &p.display().to_string(), game)?,
+                text,
+            ))
         }
         None => Ok((
-            LadderConfig::parse(DEFAULT_LADDER, "configs/ladder.toml (built in)")?,
+            LadderConfig::parse_for(DEFAULT_LADDER, "configs/ladder.toml (built in)", game)?,
             DEFAULT_LADDER.to_string(),
         )),
     }

@@ -259,6 +259,10 @@ struct SearchToml {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EngineToml {
+    /// `game = "xiangqi"` may be said; a file of the other game is refused before parsing
+    /// (see [`crate::play::player::resolve_player_for`]).
+    #[allow(dead_code)]
+    game: Option<String>,
     name: Option<String>,
     tt_mb: Option<usize>,
     search: Option<SearchToml>,

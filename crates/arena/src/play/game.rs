@@ -1,10 +1,11 @@
-//! One game from an opening to a verdict with a named termination. The judge
-//! ([`chuhan_engine::Game`]) applies the rules; small adjudication trackers (resign, draw, ply
-//! cap) and the clock end games early.
+//! One game from an opening to a verdict with a named termination, in either game. The judge
+//! ([`AnyGame`]: xiangqi's or chess's rules) applies the rules; small adjudication trackers
+//! (resign, draw, ply cap) and the clock end games early.
 
+use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::{Clock, LimitSpec, MoveLimits};
 use crate::play::player::{Player, PlayerFailure};
-use chuhan_engine::{Color, Game, GameConfig, GameResult, Move, Position};
+use chuhan_engine::{Color, GameConfig, GameResult};
 use serde::{Deserialize, Serialize};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -121,8 +122,9 @@ impl DrawTracker {
 /// Why a game ended: a rules termination, an adjudication, or a failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
-    /// The judge ended the game.
-    Rules(chuhan_engine::Termination),
+    /// The judge ended the game (the termination's name: `checkmate`, `perpetual-check`,
+    /// `fifty-moves`, ...).
+    Rules(&'static str),
     /// Resign adjudication.
     AdjudicationResign,
     /// Draw adjudication.
@@ -139,7 +141,7 @@ impl Ending {
     /// The name written to results files.
     pub fn as_str(&self) -> &'static str {
         match self {
-            Ending::Rules(t) => t.as_str(),
+            Ending::Rules(t) => t,
             Ending::AdjudicationResign => "adjudication-resign",
             Ending::AdjudicationDraw => "adjudication-draw",
             Ending::PlyCap => "ply-cap",
@@ -170,7 +172,7 @@ pub struct GameOutcome {
     /// Why the game ended.
     pub ending: Ending,
     /// The moves played.
-    pub moves: Vec<Move>,
+    pub moves: Vec<AnyMove>,
     /// What the mover said about each move played, in move order.
     pub info: Vec<MoveInfo>,
     /// Nodes both players reported.
@@ -182,7 +184,9 @@ pub struct GameOutcome {
 /// Everything about how games are played, shared by every game of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlaySettings {
-    /// Rules for the judge.
+    /// Which game (xiangqi or chess).
+    pub kind: GameKind,
+    /// Xiangqi's rules for the judge (unused by chess, whose rules are fixed).
     pub game: GameConfig,
     /// Per-move limit.
     pub limit: LimitSpec,
@@ -197,15 +201,16 @@ fn loss_for(color: Color) -> GameResult {
     }
 }
 
-/// Plays one game from `opening` between `red` and `black` (already told `new_game`).
+/// Plays one game from `opening` (a game with no moves yet) between `red` (the side that moves
+/// first: White in chess) and `black` (both already told `new_game`).
 pub fn play_game(
-    opening: &Position,
+    opening: AnyGame,
     red: &mut dyn Player,
     black: &mut dyn Player,
     settings: &PlaySettings,
 ) -> GameOutcome {
     let start = Instant::now();
-    let mut game = Game::new(opening.clone(), settings.game);
+    let mut game = opening;
     let mut resign = settings.adjudication.resign.map(ResignTracker::new);
     let mut draw = settings.adjudication.draw.map(DrawTracker::new);
     let mut clocks = match settings.limit {
@@ -215,7 +220,7 @@ pub fn play_game(
     let mut nodes = 0u64;
     let mut plies = 0u32;
     let mut info: Vec<MoveInfo> = Vec::new();
-    let finish = |game: &Game, result, ending, nodes, info: &mut Vec<MoveInfo>| GameOutcome {
+    let finish = |game: &AnyGame, result, ending, nodes, info: &mut Vec<MoveInfo>| GameOutcome {
         result,
         ending,
         moves: game.moves(),
@@ -240,7 +245,11 @@ pub fn play_game(
         {
             return finish(&game, GameResult::Draw, Ending::PlyCap, nodes, &mut info);
         }
-        let mover = game.position().side_to_move();
+        let mover = if game.first_to_move() {
+            Color::Red
+        } else {
+            Color::Black
+        };
         let limits = match &clocks {
             Some(c) => MoveLimits {
                 opponent_time_left: c[mover.flip().index()].limits().time_left,
@@ -329,6 +338,11 @@ pub fn play_game(
 mod tests {
     use super::*;
     use crate::play::player::{MoveChoice, SimplePlayer};
+    use chuhan_engine::Move;
+
+    fn start(kind: GameKind) -> AnyGame {
+        AnyGame::startpos(kind, GameConfig::default())
+    }
 
     #[test]
     fn resign_needs_both_sides_to_agree_for_n_plies() {
@@ -382,7 +396,7 @@ mod tests {
         let mut g = SimplePlayer::greedy("g");
         r.new_game(1);
         g.new_game(2);
-        let out = play_game(&Position::startpos(), &mut r, &mut g, &settings);
+        let out = play_game(start(GameKind::Xiangqi), &mut r, &mut g, &settings);
         assert!(out.moves.len() <= 30);
         if out.moves.len() == 30 {
             assert_eq!(out.ending, Ending::PlyCap);
@@ -397,7 +411,7 @@ mod tests {
         fn new_game(&mut self, _: u64) {}
         fn choose_move(
             &mut self,
-            _: &mut Game,
+            _: &mut AnyGame,
             _: &MoveLimits,
         ) -> Result<MoveChoice, PlayerFailure> {
             panic!("boom")
@@ -412,10 +426,12 @@ mod tests {
         fn new_game(&mut self, _: u64) {}
         fn choose_move(
             &mut self,
-            _: &mut Game,
+            _: &mut AnyGame,
             _: &MoveLimits,
         ) -> Result<MoveChoice, PlayerFailure> {
-            Ok(MoveChoice::bare(Move::parse_uci("a0a5").unwrap()))
+            Ok(MoveChoice::bare(AnyMove::Xiangqi(
+                Move::parse_uci("a0a5").unwrap(),
+            )))
         }
     }
 
@@ -424,10 +440,10 @@ mod tests {
         let settings = PlaySettings::default();
         let mut r = SimplePlayer::random("r");
         r.new_game(3);
-        let out = play_game(&Position::startpos(), &mut r, &mut Panicker, &settings);
+        let out = play_game(start(GameKind::Xiangqi), &mut r, &mut Panicker, &settings);
         assert_eq!(out.result, GameResult::RedWins);
         assert_eq!(out.ending.as_str(), "crash");
-        let out = play_game(&Position::startpos(), &mut Cheater, &mut r, &settings);
+        let out = play_game(start(GameKind::Xiangqi), &mut Cheater, &mut r, &settings);
         assert_eq!(out.result, GameResult::BlackWins);
         assert_eq!(out.ending.as_str(), "illegal-move");
     }

@@ -1,6 +1,7 @@
 //! Playing games: players, limits, openings, one game, the schedule, the runner (which emits
 //! events), run setup (configuration to plan) and the results folders.
 
+pub mod any;
 pub mod config;
 pub mod game;
 pub mod limits;

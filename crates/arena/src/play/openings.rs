@@ -6,9 +6,15 @@
 //! Generated openings must have equal material, no check, and a depth-2 search score within
 //! [`BALANCE_MARGIN`]. A file whose name ends in `.pgn` is a PGN book instead: each record's
 //! start position with its moves played, up to `--opening-plies` of them when given.
+//!
+//! Both games use the same rules here (positions checked by the run's game's rules, chess EPD
+//! and PGN books read as chess); generated chess openings are balanced by chess material and
+//! the chess search.
 
+use crate::play::any::{chess_material_balance, AnyGame, GameKind};
 use crate::play::material::material_balance;
 use crate::play::schedule::splitmix64;
+use chuhan_engine::chess;
 use chuhan_engine::{Game, GameConfig, Limits, Params, Position, SearchOptions, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -118,14 +124,14 @@ pub enum OpeningError {
 impl OpeningSource {
     /// The positions of a file source, read again and checked against the hash the run was
     /// started with (`None` for generated openings).
-    pub fn read_checked(&self) -> Result<Option<Vec<String>>, OpeningError> {
+    pub fn read_checked(&self, kind: GameKind) -> Result<Option<Vec<String>>, OpeningError> {
         match self {
             OpeningSource::File {
                 path,
                 content_hash,
                 plies,
             } => {
-                let (list, hash) = read_opening_file(path, *plies)?;
+                let (list, hash) = read_opening_file(path, *plies, kind)?;
                 if &hash != content_hash {
                     return Err(OpeningError::Changed {
                         path: path.clone(),
@@ -166,6 +172,32 @@ fn parse_line(text: &str) -> Result<Position, String> {
     }
 }
 
+/// Parses one chess opening line: FEN, or EPD (`board side castling en-passant opcodes;`,
+/// taken as a FEN with no halfmove clock and move 1).
+fn parse_chess_line(text: &str) -> Result<chess::Position, String> {
+    let body = text.split(';').next().unwrap_or("").trim();
+    match chess::Position::from_fen(body) {
+        Ok(p) => Ok(p),
+        Err(full) => {
+            let fields: Vec<&str> = body.split_whitespace().collect();
+            if fields.len() > 4 && fields[4].parse::<u32>().is_err() {
+                chess::Position::from_fen(&format!("{} 0 1", fields[..4].join(" ")))
+                    .map_err(|e| e.to_string())
+            } else {
+                Err(full.to_string())
+            }
+        }
+    }
+}
+
+/// One opening line as a game of `kind` (not yet judged).
+fn game_of_line(kind: GameKind, text: &str) -> Result<AnyGame, String> {
+    Ok(match kind {
+        GameKind::Xiangqi => AnyGame::Xiangqi(Game::new(parse_line(text)?, GameConfig::default())),
+        GameKind::Chess => AnyGame::Chess(chess::Game::new(parse_chess_line(text)?)),
+    })
+}
+
 /// Whether an opening file is a PGN book (its name ends in `.pgn`, any case).
 pub fn is_pgn_book(path: &Path) -> bool {
     path.extension()
@@ -200,29 +232,69 @@ fn record_of_line(text: &str, line: usize) -> usize {
     record.max(1)
 }
 
+/// A book record: its start FEN and moves.
+type BookRecord = (String, Vec<crate::play::any::AnyMove>);
+
+/// A PGN book's records of either game, as start FENs and moves.
+fn book_records(kind: GameKind, text: &str) -> Result<Vec<BookRecord>, (usize, String)> {
+    use crate::play::any::AnyMove;
+    match kind {
+        GameKind::Xiangqi => chuhan_engine::read_pgn(text)
+            .map(|records| {
+                records
+                    .into_iter()
+                    .map(|r| {
+                        (
+                            r.start_fen,
+                            r.moves.into_iter().map(AnyMove::Xiangqi).collect(),
+                        )
+                    })
+                    .collect()
+            })
+            .map_err(|e| (e.line, e.kind.to_string())),
+        GameKind::Chess => chess::read_pgn(text)
+            .map(|records| {
+                records
+                    .into_iter()
+                    .map(|r| {
+                        (
+                            r.start_fen,
+                            r.moves.into_iter().map(AnyMove::Chess).collect(),
+                        )
+                    })
+                    .collect()
+            })
+            .map_err(|e| (e.line, e.kind.to_string())),
+    }
+}
+
 /// Reads a PGN book: per record, its start with its moves (at most `plies` of them) played.
-fn read_pgn_book(path: &Path, text: &str, plies: Option<u32>) -> Result<Vec<String>, OpeningError> {
-    let records = chuhan_engine::read_pgn(text).map_err(|e| OpeningError::BadRecord {
+fn read_pgn_book(
+    path: &Path,
+    text: &str,
+    plies: Option<u32>,
+    kind: GameKind,
+) -> Result<Vec<String>, OpeningError> {
+    let records = book_records(kind, text).map_err(|(line, reason)| OpeningError::BadRecord {
         path: path.to_path_buf(),
-        record: record_of_line(text, e.line),
-        line: e.line,
-        reason: e.kind.to_string(),
+        record: record_of_line(text, line),
+        line,
+        reason,
     })?;
     let mut out = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
+    for (i, (start_fen, moves)) in records.iter().enumerate() {
         let bad = |reason: String| OpeningError::BadRecord {
             path: path.to_path_buf(),
             record: i + 1,
             line: 0,
             reason,
         };
-        let start = Position::from_fen(&record.start_fen).map_err(|e| bad(e.to_string()))?;
-        let mut game = Game::new(start, GameConfig::default());
-        let take = plies.map_or(record.moves.len(), |p| record.moves.len().min(p as usize));
-        for &mv in &record.moves[..take] {
+        let mut game = AnyGame::from_fen(kind, start_fen, GameConfig::default()).map_err(bad)?;
+        let take = plies.map_or(moves.len(), |p| moves.len().min(p as usize));
+        for &mv in &moves[..take] {
             // The reader checked legality; a verdict before the last ply means the line runs
             // past the end of a game.
-            game.play(mv).map_err(|e| bad(e.to_string()))?;
+            game.play(mv).map_err(bad)?;
         }
         if game.verdict().is_some() {
             return Err(OpeningError::FinishedRecord {
@@ -231,17 +303,18 @@ fn read_pgn_book(path: &Path, text: &str, plies: Option<u32>) -> Result<Vec<Stri
                 plies: take,
             });
         }
-        out.push(game.position().to_fen());
+        out.push(game.fen());
     }
     Ok(out)
 }
 
 /// Reads an opening file: one FEN or EPD per line, blank lines and `#` comments skipped; or a
 /// PGN book (see [`is_pgn_book`]), one opening per record, `plies` moves deep at most.
-/// Returns the positions as FEN and the content hash.
+/// Returns the positions as FEN and the content hash. Positions are read by `kind`'s rules.
 pub fn read_opening_file(
     path: &Path,
     plies: Option<u32>,
+    kind: GameKind,
 ) -> Result<(Vec<String>, String), OpeningError> {
     let bytes = std::fs::read(path).map_err(|source| OpeningError::Read {
         path: path.to_path_buf(),
@@ -249,7 +322,7 @@ pub fn read_opening_file(
     })?;
     let text = String::from_utf8_lossy(&bytes);
     if is_pgn_book(path) {
-        return Ok((read_pgn_book(path, &text, plies)?, fnv1a_hex(&bytes)));
+        return Ok((read_pgn_book(path, &text, plies, kind)?, fnv1a_hex(&bytes)));
     }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -257,19 +330,18 @@ pub fn read_opening_file(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let pos = parse_line(t).map_err(|reason| OpeningError::BadLine {
+        let mut game = game_of_line(kind, t).map_err(|reason| OpeningError::BadLine {
             path: path.to_path_buf(),
             line: i + 1,
-            reason,
+            reason: format!("{reason} (a {kind} position was expected)"),
         })?;
-        let mut game = Game::new(pos.clone(), GameConfig::default());
         if game.verdict().is_some() {
             return Err(OpeningError::Finished {
                 path: path.to_path_buf(),
                 line: i + 1,
             });
         }
-        out.push(pos.to_fen());
+        out.push(game.fen());
     }
     Ok((out, fnv1a_hex(&bytes)))
 }
@@ -285,16 +357,35 @@ pub fn is_balanced(game: &mut Game) -> bool {
         && game.verdict().is_none()
 }
 
+/// The first balance test of either game (see [`is_balanced`]; chess: equal chess material).
+fn balanced(game: &mut AnyGame) -> bool {
+    match game {
+        AnyGame::Xiangqi(g) => is_balanced(g),
+        AnyGame::Chess(g) => {
+            chess_material_balance(g.position()) == 0
+                && !g.position().in_check()
+                && g.verdict().is_none()
+        }
+    }
+}
+
+/// The short search that balances generated openings, of the run's game.
+enum BalanceSearch {
+    Xiangqi(Box<Searcher>),
+    Chess(Box<chess::search::Searcher>),
+}
+
 /// Produces balanced random openings one after another, reproducibly from a seed.
 struct Generator {
+    kind: GameKind,
     plies: u32,
     rng: Xoshiro256PlusPlus,
     seen: HashSet<String>,
-    searcher: Searcher,
+    searcher: BalanceSearch,
 }
 
 impl Generator {
-    fn new(plies: u32, seed: u64) -> Result<Generator, OpeningError> {
+    fn new(plies: u32, seed: u64, kind: GameKind) -> Result<Generator, OpeningError> {
         if plies == 0 {
             return Err(OpeningError::ZeroPlies);
         }
@@ -302,25 +393,46 @@ impl Generator {
             tt_mb: 1,
             ..SearchOptions::default()
         };
+        let searcher = match kind {
+            GameKind::Xiangqi => {
+                BalanceSearch::Xiangqi(Box::new(Searcher::new(Params::default(), options)))
+            }
+            GameKind::Chess => BalanceSearch::Chess(Box::new(chess::search::Searcher::new(
+                chess::EvalParams::default(),
+                1,
+            ))),
+        };
         Ok(Generator {
+            kind,
             plies,
             rng: Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x6f70_656e_696e_6773)),
             seen: HashSet::new(),
-            searcher: Searcher::new(Params::default(), options),
+            searcher,
         })
     }
 
     /// Whether a depth-2 search (cleared tables, so independent of earlier openings) scores
     /// the position within [`BALANCE_MARGIN`].
-    fn search_says_balanced(&mut self, pos: &Position) -> bool {
-        self.searcher.clear();
+    fn search_says_balanced(&mut self, game: &AnyGame) -> bool {
         let limits = Limits {
             depth: Some(2),
             nodes: Some(4_000),
             ..Limits::default()
         };
-        let r = self.searcher.search(pos, &limits, &[], false, &mut |_| {});
-        r.score.abs() <= BALANCE_MARGIN
+        let score = match (&mut self.searcher, game) {
+            (BalanceSearch::Xiangqi(s), AnyGame::Xiangqi(g)) => {
+                s.clear();
+                s.search(g.position(), &limits, &[], false, &mut |_| {})
+                    .score
+            }
+            (BalanceSearch::Chess(s), AnyGame::Chess(g)) => {
+                s.clear();
+                s.search(g.position(), &limits, &[], false, &mut |_| {})
+                    .score
+            }
+            _ => return false,
+        };
+        score.abs() <= BALANCE_MARGIN
     }
 
     /// The next opening; `made` is how many were produced before (for the error message).
@@ -336,7 +448,7 @@ impl Generator {
                 });
             }
             misses += 1;
-            let mut game = Game::new(Position::startpos(), GameConfig::default());
+            let mut game = AnyGame::startpos(self.kind, GameConfig::default());
             let mut ok = true;
             for _ in 0..self.plies {
                 let moves = game.legal_moves();
@@ -344,17 +456,17 @@ impl Generator {
                     ok = false;
                     break;
                 }
-                let mv = moves.as_slice()[self.rng.gen_range(0..moves.len())];
+                let mv = moves[self.rng.gen_range(0..moves.len())];
                 if game.play(mv).ok().flatten().is_some() {
                     ok = false;
                     break;
                 }
             }
-            if !ok || !is_balanced(&mut game) {
+            if !ok || !balanced(&mut game) {
                 continue;
             }
-            let fen = game.position().to_fen();
-            if self.seen.contains(&fen) || !self.search_says_balanced(game.position()) {
+            let fen = game.fen();
+            if self.seen.contains(&fen) || !self.search_says_balanced(&game) {
                 continue;
             }
             self.seen.insert(fen.clone());
@@ -389,11 +501,16 @@ impl OpeningBook {
         }
     }
 
-    /// Up to `capacity` generated openings of `plies` plies from `seed`.
-    pub fn generated(plies: u32, seed: u64, capacity: usize) -> Result<OpeningBook, OpeningError> {
+    /// Up to `capacity` generated openings of `kind` of `plies` plies from `seed`.
+    pub fn generated(
+        plies: u32,
+        seed: u64,
+        capacity: usize,
+        kind: GameKind,
+    ) -> Result<OpeningBook, OpeningError> {
         Ok(OpeningBook {
             state: Mutex::new(BookState::Generated {
-                generator: Box::new(Generator::new(plies, seed)?),
+                generator: Box::new(Generator::new(plies, seed, kind)?),
                 list: Vec::new(),
                 capacity,
             }),
@@ -432,8 +549,13 @@ impl OpeningBook {
 
 /// Generates `count` distinct balanced openings of `plies` random legal plies from the start,
 /// reproducibly from `seed`. Fails when the space is too small to give that many.
-pub fn generate(plies: u32, count: usize, seed: u64) -> Result<Vec<String>, OpeningError> {
-    let mut generator = Generator::new(plies, seed)?;
+pub fn generate(
+    plies: u32,
+    count: usize,
+    seed: u64,
+    kind: GameKind,
+) -> Result<Vec<String>, OpeningError> {
+    let mut generator = Generator::new(plies, seed, kind)?;
     (0..count).map(|i| generator.next(i, count)).collect()
 }
 
@@ -446,10 +568,11 @@ pub fn book_for(
     count: usize,
     eager: usize,
     seed: u64,
+    kind: GameKind,
 ) -> Result<OpeningBook, OpeningError> {
     match source {
         OpeningSource::Generated { plies } => {
-            let book = OpeningBook::generated(*plies, seed, count)?;
+            let book = OpeningBook::generated(*plies, seed, count, kind)?;
             if count > 0 && eager > 0 {
                 book.get(eager.min(count) - 1)?;
             }
@@ -486,12 +609,33 @@ pub fn book_for(
 #[cfg(test)]
 mod tests {
     use super::*;
+    const X: GameKind = GameKind::Xiangqi;
+
+    #[test]
+    fn chess_openings_generate_balanced_and_epd_lines_read_as_chess() {
+        let a = generate(4, 20, 1, GameKind::Chess).unwrap();
+        assert_eq!(a, generate(4, 20, 1, GameKind::Chess).unwrap());
+        assert_eq!(a.iter().collect::<HashSet<_>>().len(), 20);
+        for fen in &a {
+            let mut g = AnyGame::from_fen(GameKind::Chess, fen, GameConfig::default()).unwrap();
+            assert!(balanced(&mut g), "{fen}");
+        }
+        let mut g = game_of_line(
+            GameKind::Chess,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 bm e5; id \"x\";",
+        )
+        .unwrap();
+        assert_eq!(g.legal_moves().len(), 20);
+        // A xiangqi FEN is not a chess position, and the error says which game was expected.
+        let err = game_of_line(GameKind::Chess, chuhan_engine::START_FEN).unwrap_err();
+        assert!(!err.is_empty());
+    }
 
     #[test]
     fn generated_openings_are_distinct_balanced_and_reproducible() {
-        let a = generate(6, 50, 1).unwrap();
-        assert_eq!(a, generate(6, 50, 1).unwrap());
-        assert_ne!(a, generate(6, 50, 2).unwrap());
+        let a = generate(6, 50, 1, X).unwrap();
+        assert_eq!(a, generate(6, 50, 1, X).unwrap());
+        assert_ne!(a, generate(6, 50, 2, X).unwrap());
         let set: HashSet<_> = a.iter().collect();
         assert_eq!(set.len(), 50);
         for fen in &a {
@@ -504,10 +648,10 @@ mod tests {
     fn a_small_space_is_reported_not_looped_on() {
         // One ply from the start: 44 moves; the two cannon captures unbalance material and the
         // short search rejects four more.
-        let err = generate(1, 100, 3).unwrap_err().to_string();
+        let err = generate(1, 100, 3, X).unwrap_err().to_string();
         assert!(err.contains("100 pairs"), "{err}");
-        assert_eq!(generate(1, 38, 3).unwrap().len(), 38);
-        assert!(generate(1, 39, 3).is_err());
+        assert_eq!(generate(1, 38, 3, X).unwrap().len(), 38);
+        assert!(generate(1, 39, 3, X).is_err());
     }
 
     #[test]

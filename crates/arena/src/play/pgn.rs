@@ -1,4 +1,6 @@
-//! `games.pgn`: one xiangqi PGN record per finished game, written beside games.csv.
+//! `games.pgn`: one PGN record per finished game, written beside games.csv (xiangqi records
+//! in the run's notation with per-move comments; chess records in SAN with the Seven Tag
+//! Roster, `White`/`Black` for the players).
 //!
 //! games.csv is the source of truth: a record is made from a finished game's row (and the
 //! per-move search info the row carries while the run is live), and a resumed run rebuilds
@@ -14,6 +16,7 @@
 //! `Format`. Each move has a comment `{score/depth nodes time}`: the score in pawns from the
 //! mover's side (`+M3`/`-M3`: mate in 3 moves), `-` when the player gave none.
 
+use crate::play::any::GameKind;
 use crate::play::game::MoveInfo;
 use crate::play::results::{civil_date, Manifest, RunConfig};
 use crate::play::runner::PlayedGame;
@@ -59,8 +62,10 @@ pub struct PgnContext {
     pub date: String,
     /// The judge's rules of the run.
     pub game: GameConfig,
-    /// Move notation.
+    /// Move notation (xiangqi; chess records are in SAN).
     pub notation: Notation,
+    /// The game of the run.
+    pub kind: GameKind,
 }
 
 impl PgnContext {
@@ -72,7 +77,10 @@ impl PgnContext {
             move_limit: config.move_limit,
         };
         let event = format!("chuhan {}", config.command);
-        PgnContext::of_manifest(manifest, &event, game, config.pgn_format)
+        PgnContext {
+            kind: config.game,
+            ..PgnContext::of_manifest(manifest, &event, game, config.pgn_format)
+        }
     }
 
     /// The context of any run: `Event` as given, `Site` and `Date` from the manifest.
@@ -89,6 +97,7 @@ impl PgnContext {
             date: civil_date(manifest.created_unix).replace('-', "."),
             game,
             notation,
+            kind: GameKind::Xiangqi,
         }
     }
 }
@@ -213,9 +222,120 @@ pub fn round_of(row: &PlayedGame) -> String {
     format!("{}.{}", row.pair, row.game)
 }
 
+/// The `Termination` tag of a chess game: its termination name, and what the rule found.
+fn chess_termination_text(row: &PlayedGame) -> String {
+    let name = row.termination.as_str();
+    let loser = row.result.winner().map(|c| match c {
+        Color::Red => "Black",
+        Color::Black => "White",
+    });
+    let player = |side: &str| {
+        if side == "White" {
+            &row.red
+        } else {
+            &row.black
+        }
+    };
+    let detail = match name {
+        "checkmate" => loser.map(|l| format!("{l} is mated")),
+        "stalemate" => Some("the side to move has no legal move and is not in check".into()),
+        "insufficient-material" => Some("neither side can mate".into()),
+        "repetition" => Some("the same position for the third time".into()),
+        "fifty-moves" => Some("100 plies without a capture or pawn move".into()),
+        "adjudication-resign" => loser.map(|l| format!("both sides' scores had {l} lost")),
+        "adjudication-draw" => Some("both sides' scores stayed near zero".into()),
+        "ply-cap" => Some(format!("{} plies played", row.plies)),
+        "time-forfeit" => loser.map(|l| format!("{l}'s flag fell")),
+        "crash" | "timeout" | "illegal-move" | "disconnect" => {
+            loser.map(|l| format!("{l} ({}) failed", player(l)))
+        }
+        _ => None,
+    };
+    match detail {
+        Some(d) => format!("{name}: {d}"),
+        None => name.to_string(),
+    }
+}
+
+/// A chess game's record, its moves in SAN (with a comment per move when the row carries
+/// search info).
+fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWriteError> {
+    use chuhan_engine::chess;
+    let bad = |reason: String| PgnWriteError::BadGame {
+        game: row.game,
+        reason,
+    };
+    let mut pos = chess::Position::from_fen(&row.opening)
+        .map_err(|e| bad(format!("opening '{}': {e}", row.opening)))?;
+    let start = pos.clone();
+    let mut moves = Vec::new();
+    for text in row.moves.split_whitespace() {
+        let mv = pos.parse_uci(text).map_err(|e| bad(e.to_string()))?;
+        pos.make(mv);
+        moves.push(mv);
+    }
+    let tags = [
+        ("Event", ctx.event.clone()),
+        ("Site", ctx.site.clone()),
+        ("Date", ctx.date.clone()),
+        ("Round", round_of(row)),
+        ("White", row.red.clone()),
+        ("Black", row.black.clone()),
+        ("PlyCount", moves.len().to_string()),
+        ("Termination", chess_termination_text(row)),
+    ];
+    // The tag section from the engine's writer (a record without moves), the move text here,
+    // so that each move can carry its comment.
+    let head = chess::GameRecord {
+        tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
+        start_fen: row.opening.clone(),
+        moves: Vec::new(),
+        result: row.result.as_pgn().to_string(),
+    };
+    let written = chess::write_pgn(&head).map_err(|e| bad(e.to_string()))?;
+    let mut text = written
+        .split_once("\n\n")
+        .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"));
+    let mut tokens: Vec<String> = Vec::new();
+    let mut pos = start;
+    for (i, &mv) in moves.iter().enumerate() {
+        match pos.side_to_move() {
+            chess::Color::White => tokens.push(format!("{}.", pos.fullmove())),
+            chess::Color::Black if i == 0 => tokens.push(format!("{}...", pos.fullmove())),
+            chess::Color::Black => {}
+        }
+        tokens.push(pos.to_san(mv).map_err(|e| bad(e.to_string()))?);
+        if let Some(info) = row.search.get(i) {
+            tokens.push(format!("{{{}}}", move_comment(info)));
+        }
+        pos.make(mv);
+    }
+    tokens.push(row.result.as_pgn().to_string());
+    let mut width = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        let len = token.chars().count();
+        if i > 0 {
+            if width + 1 + len > 80 {
+                text.push('\n');
+                width = 0;
+            } else {
+                text.push(' ');
+                width += 1;
+            }
+        }
+        text.push_str(token);
+        width += len;
+    }
+    text.push_str("\n\n");
+    Ok(text)
+}
+
 /// One game's PGN record (ending with a blank line), from its games.csv row; each move gets
 /// a comment when the row carries search info (games just played), none otherwise.
 pub fn pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWriteError> {
+    if ctx.kind == GameKind::Chess {
+        return chess_pgn_record(row, ctx);
+    }
     let (game, moves) = replay(row, ctx.game)?;
     let tags = [
         ("Event", ctx.event.clone()),
@@ -244,15 +364,17 @@ pub fn pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWrite
     Ok(text)
 }
 
-/// Splits a games.pgn text into its records: each starts at a `[Game ` line, as
-/// [`pgn_record`] writes them.
+/// Splits a games.pgn text into its records: each starts at a `[Game ` line (xiangqi), or at
+/// an `[Event ` line that does not follow one (chess), as [`pgn_record`] writes them.
 pub fn split_records(text: &str) -> Vec<&str> {
     let mut starts: Vec<usize> = Vec::new();
     let mut offset = 0;
+    let mut after_game_tag = false;
     for line in text.split_inclusive('\n') {
-        if line.starts_with("[Game ") {
+        if line.starts_with("[Game ") || (line.starts_with("[Event ") && !after_game_tag) {
             starts.push(offset);
         }
+        after_game_tag = line.starts_with("[Game ");
         offset += line.len();
     }
     let mut out = Vec::with_capacity(starts.len());
@@ -265,7 +387,10 @@ pub fn split_records(text: &str) -> Vec<&str> {
 
 /// Whether a stored record is the complete record of this row: it reads, has the row's
 /// `Round`, start, moves and result.
-fn record_matches(text: &str, row: &PlayedGame) -> bool {
+fn record_matches(text: &str, row: &PlayedGame, kind: GameKind) -> bool {
+    if kind == GameKind::Chess {
+        return chess_record_matches(text, row);
+    }
     let Ok(records) = read_pgn(text) else {
         return false;
     };
@@ -278,6 +403,24 @@ fn record_matches(text: &str, row: &PlayedGame) -> bool {
         && moves.join(" ") == row.moves
         && Position::from_fen(&record.start_fen).map(|p| p.to_fen())
             == Position::from_fen(&row.opening).map(|p| p.to_fen())
+        && text.trim_end().ends_with(row.result.as_pgn())
+}
+
+/// [`record_matches`] for a chess record.
+fn chess_record_matches(text: &str, row: &PlayedGame) -> bool {
+    use chuhan_engine::chess;
+    let Ok(records) = chess::read_pgn(text) else {
+        return false;
+    };
+    let [record] = records.as_slice() else {
+        return false;
+    };
+    let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
+    record.tag("Round") == Some(round_of(row).as_str())
+        && record.result == row.result.as_pgn()
+        && moves.join(" ") == row.moves
+        && chess::Position::from_fen(&record.start_fen).map(|p| p.to_fen())
+            == chess::Position::from_fen(&row.opening).map(|p| p.to_fen())
         && text.trim_end().ends_with(row.result.as_pgn())
 }
 
@@ -309,7 +452,7 @@ pub fn rebuild(path: &Path, rows: &[PlayedGame], ctx: &PgnContext) -> Result<usi
     let mut regenerated = 0;
     for row in rows {
         match stored.get(&round_of(row)) {
-            Some(text) if record_matches(text, row) => {
+            Some(text) if record_matches(text, row, ctx.kind) => {
                 out.push_str(text.trim_end());
                 out.push_str("\n\n");
             }
@@ -442,6 +585,7 @@ mod tests {
             date: "2026.12.01".into(),
             game: GameConfig::default(),
             notation,
+            kind: GameKind::Xiangqi,
         }
     }
 

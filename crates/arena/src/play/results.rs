@@ -2,6 +2,7 @@
 //! `games.csv` (one row per game, flushed as each game ends), `summary.csv`; and resuming an
 //! interrupted run from them.
 
+use crate::play::any::GameKind;
 use crate::play::game::Adjudication;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
@@ -133,6 +134,10 @@ pub struct SprtSettings {
 pub struct RunConfig {
     /// The kind of run.
     pub command: RunKind,
+    /// The game played (`game = "chess"`; not written for xiangqi, so manifests of earlier
+    /// runs read as xiangqi).
+    #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
+    pub game: GameKind,
     /// Run seed (written as a string: TOML integers are signed 64-bit).
     #[serde(with = "as_text")]
     pub seed: u64,
@@ -358,6 +363,16 @@ pub enum ResultsError {
         /// Its hash now (`missing` when it is gone).
         now: String,
     },
+    /// The resumed run plays the other game.
+    #[error("--resume {}: the run there plays {found}, and --game {asked} was given; resume it with --game {found}, or without --game", dir.display())]
+    OtherGame {
+        /// The folder.
+        dir: PathBuf,
+        /// The game of the run.
+        found: GameKind,
+        /// The game asked for.
+        asked: GameKind,
+    },
     /// The resumed run's configuration differs from the command line.
     #[error("--resume {dir}: the command line differs from the run's manifest.toml ({what}); resume with the same options, or give only --resume")]
     ConfigDiffers {
@@ -486,6 +501,19 @@ impl ResultsDir {
             games,
             pgn,
         })
+    }
+
+    /// Checks that the run in `dir` (being resumed) plays `asked`, the game of the command line.
+    pub fn check_game(dir: &Path, asked: GameKind) -> Result<(), ResultsError> {
+        match ResultsDir::read_manifest(dir) {
+            Ok(m) if m.config.game != asked => Err(ResultsError::OtherGame {
+                dir: dir.to_path_buf(),
+                found: m.config.game,
+                asked,
+            }),
+            // A missing or unreadable manifest is reported by the resume itself.
+            _ => Ok(()),
+        }
     }
 
     /// Reads a run's manifest.

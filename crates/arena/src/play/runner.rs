@@ -7,11 +7,12 @@
 //! to `k`, whatever the concurrency; no new game is started, games already running finish and
 //! are recorded (they appear in games.csv but not in the verdict).
 
+use crate::play::any::AnyGame;
 use crate::play::game::{play_game, MoveInfo, PlaySettings};
 use crate::play::openings::OpeningBook;
 use crate::play::player::{Player, PlayerSpec};
 use crate::play::schedule::{splitmix64, GameSpec, Schedule};
-use chuhan_engine::{GameResult, Position};
+use chuhan_engine::GameResult;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -40,7 +41,7 @@ pub struct PlayedGame {
     pub pairing: usize,
     /// Opening FEN.
     pub opening: String,
-    /// Red player's name.
+    /// Red player's name (the side that moves first: White in chess).
     pub red: String,
     /// Black player's name.
     pub black: String,
@@ -161,12 +162,13 @@ pub fn play_scheduled(
     black: &mut dyn Player,
     settings: &PlaySettings,
 ) -> PlayedGame {
-    let position = Position::from_fen(opening).expect("openings are validated before the run");
+    let position = AnyGame::from_fen(settings.kind, opening, settings.game)
+        .expect("openings are validated before the run");
     red.set_game_index(spec.index);
     black.set_game_index(spec.index);
     red.new_game(player_seed(spec.seed, true));
     black.new_game(player_seed(spec.seed, false));
-    let out = play_game(&position, red, black, settings);
+    let out = play_game(position, red, black, settings);
     PlayedGame {
         pair: spec.pair,
         game: spec.index,

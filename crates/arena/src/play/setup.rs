@@ -7,7 +7,7 @@ use crate::play::game::PlaySettings;
 use crate::play::lock::LockError;
 use crate::play::openings::book_for;
 use crate::play::openings::OpeningError;
-use crate::play::player::resolve_player;
+use crate::play::player::resolve_player_for;
 use crate::play::player::uci::UciError;
 use crate::play::player::PlayerSpecError;
 use crate::play::results::{
@@ -171,7 +171,7 @@ pub fn plan_from_config(
         .map(|p| {
             Ok(Entrant {
                 name: p.name.clone(),
-                spec: resolve_player(&p.spec)?,
+                spec: resolve_player_for(&p.spec, config.game)?,
             })
         })
         .collect::<Result<Vec<_>, PlayerSpecError>>()?;
@@ -179,7 +179,7 @@ pub fn plan_from_config(
         e.spec.check()?;
     }
     let schedule = Schedule::new(pairings, seed, config.shard);
-    let file_openings = config.openings.read_checked()?;
+    let file_openings = config.openings.read_checked(config.game)?;
     // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
     // small opening space before writing anything) and the rest as pairs need them.
     let count = schedule.total_pairs as usize;
@@ -194,6 +194,7 @@ pub fn plan_from_config(
         count,
         eager,
         seed,
+        config.game,
     )?;
     if concurrency == Some(0) {
         return Err(SetupError::ZeroConcurrency);
@@ -206,6 +207,7 @@ pub fn plan_from_config(
         schedule,
         openings,
         settings: PlaySettings {
+            kind: config.game,
             game: GameConfig {
                 rules: config.rules,
                 move_limit: config.move_limit,
@@ -304,6 +306,7 @@ pub fn execute(
     let (mut dir, done) = match &prepared.destination {
         Destination::New(path) => {
             let mut manifest = Manifest::new(prepared.config.clone());
+            manifest.bench_signature = prepared.config.game.bench_signature().to_string();
             manifest.engine_files = engine_files(specs())?;
             (ResultsDir::create(path, &manifest)?, Vec::new())
         }

@@ -131,6 +131,7 @@ mod tests {
             created_unix: 0,
             engine_files: Vec::new(),
             config: RunConfig {
+                game: Default::default(),
                 command: if sprt.is_some() {
                     RunKind::Sprt
                 } else {

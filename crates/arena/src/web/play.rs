@@ -225,7 +225,7 @@ impl PlayGames {
 
     /// Starts the player's search when it is its move.
     fn think(&self, arc: &Arc<Mutex<Session>>) {
-        let (mut game, mut player, generation) = {
+        let (game, mut player, generation) = {
             let mut s = lock(arc);
             if s.verdict.is_some() || s.thinking || s.game.position().side_to_move() == s.human {
                 return;
@@ -243,7 +243,8 @@ impl PlayGames {
         let arc = arc.clone();
         let save_dir = self.options.save_dir.clone();
         std::thread::spawn(move || {
-            let choice = player.choose_move(&mut game, &limits);
+            let mut any = crate::play::any::AnyGame::Xiangqi(game);
+            let choice = player.choose_move(&mut any, &limits);
             let mut s = lock(&arc);
             s.player = Some(player);
             s.thinking = false;
@@ -257,7 +258,9 @@ impl PlayGames {
                         (Some(sc), None) => format!("{sc}"),
                         _ => String::new(),
                     };
-                    apply(&mut s, c.mv, comment);
+                    if let crate::play::any::AnyMove::Xiangqi(mv) = c.mv {
+                        apply(&mut s, mv, comment);
+                    }
                 }
                 Err(e) => {
                     s.verdict = Some(format!(

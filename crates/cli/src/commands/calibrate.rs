@@ -16,7 +16,16 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
     let (settings, dir, _lock) = match &args.resume {
         Some(dir) => {
             let lock = lock_existing(dir)?;
-            (calibrate::job::resume(dir)?, dir.clone(), lock)
+            let settings = calibrate::job::resume(dir)?;
+            if let Some(game) = args.game.kind().filter(|&g| g != settings.game) {
+                anyhow::bail!(
+                    "--resume {}: the calibration there plays {}, and --game {game} was given; resume it with --game {}, or without --game",
+                    dir.display(),
+                    settings.game,
+                    settings.game
+                );
+            }
+            (settings, dir.clone(), lock)
         }
         None => {
             let s = settings_from_args(args)?;
@@ -189,5 +198,6 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         max_games: args.max_games,
         max_time: args.max_time.clone(),
         tolerance: args.tolerance,
+        game: args.game.kind().unwrap_or_default(),
     })
 }

@@ -6,9 +6,9 @@ use crate::args::LadderArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
 use chuhan_arena::jobs::ladder::{
-    self, adaptive, load_config, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
+    self, adaptive, load_config_for, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
 };
-use chuhan_arena::play::results::default_out_dir;
+use chuhan_arena::play::results::{default_out_dir, ResultsDir};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{lock_existing, lock_new};
 use chuhan_arena::report::table;
@@ -53,6 +53,9 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                     dir.display()
                 );
             }
+            if let Some(game) = args.game.kind() {
+                ResultsDir::check_game(dir, game)?;
+            }
             _lock = lock_existing(dir)?;
             let mut plan = LadderPlan::resume(dir)?;
             if let (Some(p), Some(t)) = (plan.precision.as_mut(), max_time) {
@@ -67,7 +70,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             plan
         }
         None => {
-            let (mut ladder, _) = load_config(args.config.as_deref())?;
+            let (mut ladder, _) = load_config_for(args.config.as_deref(), args.game.kind())?;
             if let Some(p) = args.pairs {
                 if p == 0 {
                     bail!("--pairs must be at least 1");

@@ -37,6 +37,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
             None,
         ))
     };
+    if let (Some(dir), Some(game)) = (&args.run.resume, args.run.game.kind()) {
+        ResultsDir::check_game(dir, game)?;
+    }
     let default_name = format!("match-{}", args.players.join("-"));
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = choose_config(

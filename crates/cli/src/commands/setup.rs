@@ -7,7 +7,7 @@ use anyhow::bail;
 use chuhan_arena::play::game::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::play::limits::LimitSpec;
 use chuhan_arena::play::openings::{is_pgn_book, read_opening_file, OpeningSource};
-use chuhan_arena::play::player::resolve_player;
+use chuhan_arena::play::player::resolve_player_for;
 use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{unique_names, DEFAULT_OPENING_PLIES, DEFAULT_SEED};
@@ -47,7 +47,8 @@ impl RunArgs {
                 if plies == Some(0) {
                     bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
                 }
-                let (list, content_hash) = read_opening_file(path, plies)?;
+                let game = self.game.kind().unwrap_or_default();
+                let (list, content_hash) = read_opening_file(path, plies, game)?;
                 let source = OpeningSource::File {
                     path: path.clone(),
                     content_hash,
@@ -89,8 +90,9 @@ pub fn config_from_args(
     if pairs == 0 {
         bail!("the number of pairs must be at least 1");
     }
+    let game = run.game.kind().unwrap_or_default();
     for p in players {
-        resolve_player(p)?;
+        resolve_player_for(p, game)?;
     }
     let limit = run.limit(None)?;
     let (openings, _) = run.opening_source()?;
@@ -126,6 +128,7 @@ pub fn config_from_args(
     let names = unique_names(players);
     Ok(RunConfig {
         command,
+        game,
         seed: run.seed.unwrap_or(DEFAULT_SEED),
         pairs,
         rules,

@@ -130,5 +130,8 @@ fn reject_unsupported(run: &RunArgs) -> anyhow::Result<()> {
     if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
         bail!("tune spsa does not take {flag}: it plays node- or depth-limited game pairs without adjudication");
     }
+    if run.game.kind() == Some(chuhan_arena::play::any::GameKind::Chess) {
+        bail!("tune spsa --game chess: tuning plays xiangqi only so far (match, sprt and ladder take --game chess)");
+    }
     Ok(())
 }

@@ -19,9 +19,10 @@ use crate::jobs::ladder::{
     fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
     LadderPlan, LadderPlayer,
 };
+use crate::play::any::GameKind;
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::player::external_knobs::engine_file_with;
-use crate::play::player::{resolve_player, PlayerSpec};
+use crate::play::player::{resolve_player_for, PlayerSpec};
 use crate::play::results::{default_out_dir, today, FolderLock, RunKind};
 use crate::play::setup::Destination;
 use crate::ratings::Bound;
@@ -83,6 +84,9 @@ pub struct CalibrateSettings {
     /// A validated gap passes when its 95% interval lies within target ± this many Elo.
     #[serde(default = "default_tolerance")]
     pub tolerance: f64,
+    /// The game (not written for xiangqi, so earlier calibrate.toml files read as xiangqi).
+    #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
+    pub game: GameKind,
 }
 
 impl CalibrateSettings {
@@ -154,10 +158,11 @@ impl CalibrateSettings {
                 bail!("--base already sets {key}; the calibration moves it");
             }
         }
-        let base =
-            resolve_player(&self.base).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+        let base = resolve_player_for(&self.base, self.game)
+            .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
         match (&base, self.knob.is_external()) {
-            (PlayerSpec::External(_), true) | (PlayerSpec::Engine(_), false) => {}
+            (PlayerSpec::External(_), true)
+            | (PlayerSpec::Engine(_) | PlayerSpec::ChessEngine(_), false) => {}
             (_, true) => bail!(
                 "--knob {} moves an external engine: --base must be an engine file with a \
                  [uci] table, not '{}'",
@@ -173,7 +178,8 @@ impl CalibrateSettings {
             ),
         }
         for v in &self.grid {
-            resolve_player(&self.spec(*v)).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            resolve_player_for(&self.spec(*v), self.game)
+                .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
         }
         Ok(())
     }
@@ -260,20 +266,26 @@ impl CalibrateSettings {
         let levels: Vec<chuhan_engine::Level> = specs
             .iter()
             .map(|s| {
-                resolve_engine(s, &builtin_levels()).map(|c| {
-                    c.level.unwrap_or_else(|| chuhan_engine::Level {
-                        name: s.clone(),
-                        ..chuhan_engine::Level::easy()
-                    })
-                })
+                let level = match self.game {
+                    GameKind::Xiangqi => resolve_engine(s, &builtin_levels())?.level,
+                    GameKind::Chess => {
+                        crate::play::player::builtin::resolve_chess_engine(s)
+                            .map_err(anyhow::Error::msg)?
+                            .level
+                    }
+                };
+                Ok(level.unwrap_or_else(|| chuhan_engine::Level {
+                    name: s.clone(),
+                    ..chuhan_engine::Level::easy()
+                }))
             })
-            .collect::<Result<_, crate::play::config::ConfigError>>()?;
+            .collect::<anyhow::Result<_>>()?;
         let header = format!(
             "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
              Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
              Recalibrate whenever the bench signature changes.",
             today(),
-            chuhan_engine::bench::SIGNATURE,
+            self.game.bench_signature(),
             self.knob.key(),
             self.base,
             self.grid,
@@ -297,6 +309,7 @@ impl CalibrateSettings {
         neighbours: usize,
     ) -> LadderConfig {
         LadderConfig {
+            game: Some(self.game),
             name: name.to_string(),
             seed: self.seed,
             pairs,

@@ -4,7 +4,7 @@
 //! of the two players' node budgets when both are node-limited; for a calibration, the midpoint
 //! on the knob's scale.
 
-use crate::play::player::{resolve_player, PlayerSpec};
+use crate::play::player::{resolve_player_for, PlayerSpec};
 use crate::play::results::RunConfig;
 use crate::ratings::RatedGame;
 use chuhan_stats::adaptive::{wide_steps, WideStep, WIDE_STEP_SCORE};
@@ -23,9 +23,13 @@ pub fn node_budgets(config: &RunConfig) -> Vec<Option<f64>> {
     config
         .players
         .iter()
-        .map(|p| match resolve_player(&p.spec) {
-            Ok(PlayerSpec::Engine(c)) => {
-                let own = c.level.as_ref().and_then(|l| l.nodes);
+        .map(|p| match resolve_player_for(&p.spec, config.game) {
+            Ok(spec @ (PlayerSpec::Engine(_) | PlayerSpec::ChessEngine(_))) => {
+                let own = match &spec {
+                    PlayerSpec::Engine(c) => c.level.as_ref().and_then(|l| l.nodes),
+                    PlayerSpec::ChessEngine(c) => c.level.as_ref().and_then(|l| l.nodes),
+                    _ => None,
+                };
                 match (own, cap) {
                     (Some(a), Some(b)) => Some(a.min(b) as f64),
                     (a, b) => a.or(b).map(|n| n as f64),

@@ -13,8 +13,9 @@ pub mod uci;
 
 pub use builtin::{search_limits, EnginePlayer};
 pub use simple::SimplePlayer;
-pub use spec::{resolve_player, PlayerSpec, PlayerSpecError};
+pub use spec::{resolve_player, resolve_player_for, PlayerSpec, PlayerSpecError};
 
+use crate::play::any::{AnyGame, AnyMove};
 use crate::play::limits::MoveLimits;
 use chuhan_engine::{Game, Move};
 
@@ -22,7 +23,7 @@ use chuhan_engine::{Game, Move};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveChoice {
     /// The move to play.
-    pub mv: Move,
+    pub mv: AnyMove,
     /// Score in centipawns from the mover's point of view, if the player has one.
     pub score: Option<i32>,
     /// Depth reached, if the player searches.
@@ -33,7 +34,7 @@ pub struct MoveChoice {
 
 impl MoveChoice {
     /// A bare move with no score, depth or nodes.
-    pub fn bare(mv: Move) -> MoveChoice {
+    pub fn bare(mv: AnyMove) -> MoveChoice {
         MoveChoice {
             mv,
             score: None,
@@ -85,12 +86,14 @@ pub trait Player: Send {
     /// Picks a move for the side to move. The game is not finished and has a legal move.
     fn choose_move(
         &mut self,
-        game: &mut Game,
+        game: &mut AnyGame,
         limits: &MoveLimits,
     ) -> Result<MoveChoice, PlayerFailure>;
 }
 
-/// Legal moves that do not lose by a repetition rule, or all legal moves when every one does.
+/// Legal moves of a xiangqi game that do not lose by a repetition rule, or all legal moves
+/// when every one does (for code that plays xiangqi only: self-play data, the web board;
+/// players use [`AnyGame::playable_moves`]).
 pub fn playable_moves(game: &mut Game) -> Vec<Move> {
     let all: Vec<Move> = game.legal_moves().iter().copied().collect();
     let safe: Vec<Move> = all

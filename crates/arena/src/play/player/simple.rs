@@ -1,10 +1,9 @@
 //! The built-in test players `random` and `greedy`: one type, two ways of picking among the
 //! playable moves. They let the harness be tested without a search.
 
-use super::{playable_moves, MoveChoice, Player, PlayerFailure};
+use super::{MoveChoice, Player, PlayerFailure};
+use crate::play::any::{AnyGame, AnyMove};
 use crate::play::limits::MoveLimits;
-use crate::play::material::piece_value;
-use chuhan_engine::{Game, Move};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -59,24 +58,23 @@ impl Player for SimplePlayer {
 
     fn choose_move(
         &mut self,
-        game: &mut Game,
+        game: &mut AnyGame,
         _limits: &MoveLimits,
     ) -> Result<MoveChoice, PlayerFailure> {
-        let moves = playable_moves(game);
+        let moves = game.playable_moves();
         if moves.is_empty() {
             return Err(PlayerFailure::Crash(
                 "asked to move with no legal move".into(),
             ));
         }
-        let pos = game.position();
-        let gain = |mv: Move| match self.preference {
+        let gain = |mv: AnyMove| match self.preference {
             Preference::Random => 0,
-            Preference::Greedy => pos.piece_at(mv.to()).kind().map_or(0, piece_value),
+            Preference::Greedy => game.capture_value(mv),
         };
         let best = moves.iter().map(|&mv| gain(mv)).max().unwrap_or(0);
         // With every gain equal (random) this keeps all moves in order, so both preferences
         // draw from the same generator in the same way.
-        let top: Vec<Move> = moves
+        let top: Vec<AnyMove> = moves
             .iter()
             .copied()
             .filter(|&mv| gain(mv) == best)
@@ -89,14 +87,15 @@ impl Player for SimplePlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chuhan_engine::{GameConfig, Position};
+    use crate::play::any::GameKind;
+    use chuhan_engine::{Game, GameConfig, Position};
 
     #[test]
     fn greedy_takes_the_most_valuable_piece() {
         // Red chariot on e4 can take a black soldier on e6 or a black chariot on a4.
         let fen = "4k4/9/9/4p4/9/r3R4/9/9/9/3K5 w - - 0 1";
         let pos = Position::from_fen(fen).unwrap();
-        let mut game = Game::new(pos, GameConfig::default());
+        let mut game = AnyGame::Xiangqi(Game::new(pos, GameConfig::default()));
         let mut p = SimplePlayer::greedy("g");
         p.new_game(1);
         let choice = p.choose_move(&mut game, &MoveLimits::default()).unwrap();
@@ -106,7 +105,7 @@ mod tests {
     #[test]
     fn random_is_reproducible_per_seed() {
         let pick = |seed| {
-            let mut game = Game::new(Position::startpos(), GameConfig::default());
+            let mut game = AnyGame::startpos(GameKind::Xiangqi, GameConfig::default());
             let mut p = SimplePlayer::random("r");
             p.new_game(seed);
             (0..10)
@@ -119,5 +118,16 @@ mod tests {
         };
         assert_eq!(pick(7), pick(7));
         assert_ne!(pick(7), pick(8));
+    }
+
+    #[test]
+    fn greedy_plays_chess_too() {
+        // White's pawn on e4 can take a queen on d5 or a knight on f5.
+        let fen = "4k3/8/8/3q1n2/4P3/8/8/4K3 w - - 0 1";
+        let mut game = AnyGame::from_fen(GameKind::Chess, fen, GameConfig::default()).unwrap();
+        let mut p = SimplePlayer::greedy("g");
+        p.new_game(1);
+        let choice = p.choose_move(&mut game, &MoveLimits::default()).unwrap();
+        assert_eq!(choice.mv.to_uci(), "e4d5");
     }
 }

@@ -1,12 +1,14 @@
 //! Player specs: the text of a player (`random`, `greedy`, `default`, a level, an engine file,
 //! with `:key=value` overrides) resolved once into a [`PlayerSpec`], which makes fresh players.
 
-use super::builtin::EnginePlayer;
+use super::builtin::{file_game, resolve_chess_engine, EnginePlayer};
 use super::external_knobs::apply_external_overrides;
 use super::simple::SimplePlayer;
 use super::uci::{load_external, ExternalEngine, ExternalPlayer, UciError};
 use super::Player;
+use crate::play::any::GameKind;
 use crate::play::config::{builtin_levels, resolve_engine};
+use chuhan_engine::chess::ChessConfig;
 use chuhan_engine::EngineConfig;
 use std::fmt;
 use std::path::Path;
@@ -22,6 +24,8 @@ pub enum PlayerSpec {
     Greedy,
     /// The in-process engine ([`EnginePlayer`]) with this configuration.
     Engine(Arc<EngineConfig>),
+    /// The in-process chess engine ([`EnginePlayer::chess`]) with this configuration.
+    ChessEngine(Arc<ChessConfig>),
     /// An external UCI engine ([`ExternalPlayer`]).
     External(Arc<ExternalEngine>),
 }
@@ -35,6 +39,67 @@ pub enum PlayerSpecError {
     /// An external engine file that is not valid.
     #[error("{0}")]
     External(String),
+    /// A player of the other game.
+    #[error("{0}")]
+    WrongGame(String),
+}
+
+/// Resolves a player spec for a run of `game`: as [`resolve_player`] for xiangqi; for chess,
+/// `random`, `greedy`, the chess built-ins ([`resolve_chess_engine`]) and external engine files
+/// that say `game = "chess"`. A player of the other game is an error naming it.
+pub fn resolve_player_for(text: &str, game: GameKind) -> Result<PlayerSpec, PlayerSpecError> {
+    let trimmed = text.trim();
+    if let Some(Err(e)) = file_game(trimmed) {
+        return Err(PlayerSpecError::Unknown(e));
+    }
+    let spec = match game {
+        GameKind::Xiangqi => {
+            if let Some(Ok(GameKind::Chess)) = file_game(trimmed) {
+                return Err(PlayerSpecError::WrongGame(format!(
+                    "player '{trimmed}' is a chess engine (its file says game = \"chess\"), and this run plays xiangqi (give --game chess, or game = \"chess\" in a ladder file)"
+                )));
+            }
+            resolve_xiangqi(trimmed)?
+        }
+        GameKind::Chess => match resolve_external(trimmed)? {
+            Some(engine) => PlayerSpec::External(Arc::new(engine)),
+            None => match trimmed {
+                "random" => PlayerSpec::Random,
+                "greedy" => PlayerSpec::Greedy,
+                other => PlayerSpec::ChessEngine(Arc::new(
+                    resolve_chess_engine(other).map_err(PlayerSpecError::WrongGame)?,
+                )),
+            },
+        },
+    };
+    match spec.game() {
+        Some(g) if g != game => Err(PlayerSpecError::WrongGame(format!(
+            "player '{trimmed}' plays {g} (its file says game = \"{g}\"{}), and this run plays {game}",
+            if g == GameKind::Xiangqi { " or nothing" } else { "" }
+        ))),
+        _ => Ok(spec),
+    }
+}
+
+/// An external engine file (with knob overrides after the first colon), if `text` names one.
+fn resolve_external(text: &str) -> Result<Option<ExternalEngine>, PlayerSpecError> {
+    match load_external(Path::new(text)) {
+        Ok(Some(engine)) => return Ok(Some(engine)),
+        Ok(None) => {}
+        Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+    }
+    if let Some((base, mods)) = text.split_once(':') {
+        match load_external(Path::new(base.trim())) {
+            Ok(Some(mut engine)) => {
+                apply_external_overrides(&mut engine, mods, text)
+                    .map_err(|e| PlayerSpecError::External(format!("{e:#}")))?;
+                return Ok(Some(engine));
+            }
+            Ok(None) => {}
+            Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+        }
+    }
+    Ok(None)
 }
 
 /// Resolves a player spec from the command line. The one place that knows every kind of player:
@@ -47,6 +112,11 @@ pub enum PlayerSpecError {
 /// In the arena, time comes only from the run's limits: a level's own time cap is dropped so
 /// that node- and depth-limited runs stay reproducible.
 pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
+    resolve_player_for(text, GameKind::Xiangqi)
+}
+
+/// [`resolve_player`] without the check of the file's game.
+fn resolve_xiangqi(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
     match text.trim() {
         "random" => Ok(PlayerSpec::Random),
         "greedy" => Ok(PlayerSpec::Greedy),
@@ -86,6 +156,9 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(SimplePlayer::random(name)),
             PlayerSpec::Greedy => Box::new(SimplePlayer::greedy(name)),
             PlayerSpec::Engine(config) => Box::new(EnginePlayer::new(name, (**config).clone())),
+            PlayerSpec::ChessEngine(config) => {
+                Box::new(EnginePlayer::chess(name, (**config).clone()))
+            }
             PlayerSpec::External(engine) => Box::new(ExternalPlayer::new(name, (**engine).clone())),
         }
     }
@@ -114,6 +187,16 @@ impl PlayerSpec {
         }
     }
 
+    /// The game the player plays, `None` for the test players that play both.
+    pub fn game(&self) -> Option<GameKind> {
+        match self {
+            PlayerSpec::Random | PlayerSpec::Greedy => None,
+            PlayerSpec::Engine(_) => Some(GameKind::Xiangqi),
+            PlayerSpec::ChessEngine(_) => Some(GameKind::Chess),
+            PlayerSpec::External(e) => Some(e.game),
+        }
+    }
+
     /// Checks that the player can play before a run starts (external engines are started,
     /// greeted and quit).
     pub fn check(&self) -> Result<(), UciError> {
@@ -130,6 +213,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Engine(c) => write!(f, "engine {}", c.name),
+            PlayerSpec::ChessEngine(c) => write!(f, "chess engine {}", c.name),
             PlayerSpec::External(e) => write!(f, "uci {}", e.name),
         }
     }

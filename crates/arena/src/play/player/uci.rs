@@ -33,6 +33,7 @@ pub mod session;
 use super::external_knobs::EngineLimits;
 use super::lines::{read_capped_line, MAX_LINE_BYTES};
 use super::{MoveChoice, Player, PlayerFailure};
+use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::MoveLimits;
 use chuhan_engine::search::MATE;
 use chuhan_engine::{move_from_fairy, move_to_fairy, Game, Move};
@@ -76,7 +77,7 @@ pub enum Coordinates {
 }
 
 impl Coordinates {
-    /// Writes a move in this convention.
+    /// Writes a xiangqi move in this convention.
     pub fn write(self, mv: Move) -> String {
         match self {
             Coordinates::A0 => mv.to_uci(),
@@ -84,11 +85,28 @@ impl Coordinates {
         }
     }
 
-    /// Reads a move in this convention (legality not checked).
+    /// Reads a xiangqi move in this convention (legality not checked).
     pub fn read(self, text: &str) -> Option<Move> {
         match self {
             Coordinates::A0 => Move::parse_uci(text),
             Coordinates::A1 => move_from_fairy(text),
+        }
+    }
+
+    /// Writes a move of either game (chess moves are always plain UCI).
+    pub fn write_any(self, mv: AnyMove) -> String {
+        match mv {
+            AnyMove::Xiangqi(m) => self.write(m),
+            AnyMove::Chess(_) => mv.to_uci(),
+        }
+    }
+
+    /// Reads a move of `game` in this convention (xiangqi legality not checked; a chess move
+    /// is read against the position).
+    pub fn read_any(self, game: &AnyGame, text: &str) -> Option<AnyMove> {
+        match game {
+            AnyGame::Xiangqi(_) => self.read(text).map(AnyMove::Xiangqi),
+            AnyGame::Chess(_) => game.parse_uci(text),
         }
     }
 }
@@ -177,12 +195,16 @@ pub struct ExternalEngine {
     /// The engine's own per-move limits (`go_nodes`, `go_depth`, `movetime_ms`), on top of the
     /// run's.
     pub limits: EngineLimits,
+    /// The game it plays (`game = "chess"` at the top of the file; xiangqi when absent).
+    pub game: GameKind,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExternalToml {
     name: Option<String>,
+    #[serde(default)]
+    game: GameKind,
     uci: UciToml,
 }
 
@@ -364,7 +386,16 @@ pub fn parse_external(
         }
     };
     let limits = own_limits(&u, source)?;
+    if t.game == GameKind::Chess
+        && (u.protocol == Protocol::Ucci || u.coordinates == Coordinates::A1)
+    {
+        return Err(key_error(
+            source,
+            "game = \"chess\" takes plain UCI (no protocol = \"ucci\", no coordinates = \"a1\": those are xiangqi conventions)".into(),
+        ));
+    }
     Ok(ExternalEngine {
+        game: t.game,
         name: t.name.unwrap_or_else(|| default_name.to_string()),
         source: source.to_string(),
         command: resolve_command(&u.command, base, source)?,
@@ -997,26 +1028,26 @@ impl ExternalPlayer {
         }
     }
 
-    fn ask(&mut self, game: &mut Game, limits: &MoveLimits) -> Result<MoveChoice, PlayerFailure> {
+    fn ask(
+        &mut self,
+        game: &mut AnyGame,
+        limits: &MoveLimits,
+    ) -> Result<MoveChoice, PlayerFailure> {
         let limits = &self.engine.limits.apply(limits);
         let coords = self.engine.coordinates;
         let moves = game.moves();
-        let mut start = game.position().clone();
-        for _ in 0..moves.len() {
-            start.unmake();
-        }
-        let mut position = format!("position fen {}", start.to_fen());
+        let mut position = format!("position fen {}", game.start_fen());
         if !moves.is_empty() {
             position.push_str(" moves");
             for &mv in &moves {
                 position.push(' ');
-                position.push_str(&coords.write(mv));
+                position.push_str(&coords.write_any(mv));
             }
         }
-        let red = game.position().side_to_move() == chuhan_engine::Color::Red;
-        let banned = match self.engine.protocol {
-            Protocol::Ucci => banned_moves(game),
-            Protocol::Uci => Vec::new(),
+        let red = game.first_to_move();
+        let banned = match (self.engine.protocol, game.as_xiangqi()) {
+            (Protocol::Ucci, Some(g)) => banned_moves(g),
+            _ => Vec::new(),
         };
         let deadline = Instant::now() + self.deadline(limits);
         let Some(p) = self.process.as_mut() else {
@@ -1051,15 +1082,19 @@ impl ExternalPlayer {
                 }
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("");
-                    let mv = coords.read(text).ok_or_else(|| {
-                        PlayerFailure::IllegalMove(format!("'{line}' does not parse"))
+                    let mv = coords.read_any(game, text).ok_or_else(|| {
+                        PlayerFailure::IllegalMove(match game.kind() {
+                            GameKind::Xiangqi => format!("'{line}' does not parse"),
+                            GameKind::Chess => {
+                                format!("'{line}' is not a legal move in {}", game.fen())
+                            }
+                        })
                     })?;
-                    let mut pos = game.position().clone();
-                    if !pos.is_legal(mv) {
+                    if !game.is_legal(mv) {
                         return Err(PlayerFailure::IllegalMove(format!(
                             "{text} (ours: {}) in {}",
                             mv.to_uci(),
-                            pos.to_fen()
+                            game.fen()
                         )));
                     }
                     return Ok(MoveChoice {
@@ -1111,7 +1146,7 @@ impl Player for ExternalPlayer {
 
     fn choose_move(
         &mut self,
-        game: &mut Game,
+        game: &mut AnyGame,
         limits: &MoveLimits,
     ) -> Result<MoveChoice, PlayerFailure> {
         if let Some(f) = self.pending.take() {
@@ -1322,6 +1357,14 @@ mod tests {
         assert_eq!(Coordinates::A1.read("b3b10"), Some(mv));
         assert_eq!(Coordinates::A0.read("b2b9"), Some(mv));
         assert_eq!(Coordinates::A1.read("b0b1"), None);
+        let game = AnyGame::startpos(GameKind::Xiangqi, chuhan_engine::GameConfig::default());
+        let any = AnyMove::Xiangqi(mv);
+        assert_eq!(Coordinates::A1.write_any(any), "b3b10");
+        assert_eq!(Coordinates::A1.read_any(&game, "b3b10"), Some(any));
+        let chess = AnyGame::startpos(GameKind::Chess, chuhan_engine::GameConfig::default());
+        let e4 = Coordinates::A0.read_any(&chess, "e2e4").unwrap();
+        assert_eq!(Coordinates::A1.write_any(e4), "e2e4");
+        assert_eq!(Coordinates::A0.read_any(&chess, "e2e5"), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::gains::{Perturbation, Spsa};
 use super::parameters::option_name;
 use super::SpsaError;
+use crate::play::any::GameKind;
 use crate::play::game::PlaySettings;
 use crate::play::openings::{book_for, OpeningBook, OpeningSource};
 use crate::play::pgn::PgnFile;
@@ -231,7 +232,7 @@ pub struct Openings(OpeningBook);
 impl Openings {
     /// The openings for `source` and `seed`; `count` is the number of pairs of the run.
     pub fn new(source: &OpeningSource, seed: u64, count: u64) -> Result<Openings, SpsaError> {
-        let list = source.read_checked()?;
+        let list = source.read_checked(GameKind::Xiangqi)?;
         if let (OpeningSource::File { path, .. }, Some(l)) = (source, &list) {
             if l.is_empty() {
                 return Err(SpsaError::EmptyOpenings(path.clone()));
@@ -243,6 +244,7 @@ impl Openings {
             count as usize,
             1,
             seed,
+            GameKind::Xiangqi,
         )?))
     }
 

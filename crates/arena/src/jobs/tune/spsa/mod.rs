@@ -339,6 +339,7 @@ pub fn run(
     let openings = Openings::new(&config.openings, spsa.seed, total_pairs)?;
     let reuse_note = openings.reuse_note().map(str::to_owned);
     let settings = PlaySettings {
+        kind: crate::play::any::GameKind::Xiangqi,
         game: GameConfig {
             rules: config.rules,
             move_limit: config.move_limit,
