@@ -10,6 +10,7 @@ use std::process::ExitCode;
 mod output;
 mod args;
 mod commands;
+mod signals;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -45,9 +46,34 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
     }
 }
 
+/// Whether a command is a long run that a signal stops cleanly (see [`signals`]).
+fn stops_on_signal(command: &args::Command) -> bool {
+    use args::Command;
+    matches!(
+        command,
+        Command::Match(_)
+            | Command::Sprt(_)
+            | Command::Ladder(_)
+            | Command::Calibrate(_)
+            | Command::Datagen(_)
+            | Command::Tune(_)
+            | Command::Merge(_)
+    )
+}
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    match run(cli) {
+    if stops_on_signal(&cli.command) {
+        if let Err(err) = signals::install() {
+            eprintln!("chuhan: error: cannot install the signal handlers: {err:#}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    let result = run(cli);
+    if let Some(code) = signals::finish(&result) {
+        return code;
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         // A write to a closed stdout propagated with `?` ends as quietly as one through `outln!`.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::from(EXIT_OK),

@@ -396,6 +396,8 @@ pub fn run(
     let mut next = start;
     let mut positions = 0u64;
     while next < total {
+        // A stop request ends the run between batches: every written game is whole.
+        crate::interrupt::check()?;
         let end = (next + batch).min(total);
         let games: Vec<GameData> = pool.install(|| {
             indices[next as usize..end as usize]

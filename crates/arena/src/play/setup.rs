@@ -282,7 +282,7 @@ pub fn execute(
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
     let outcome = std::thread::scope(|scope| {
-        // Nothing cancels a run from outside: an interrupted run is continued with --resume.
+        // A stop request from outside is seen by the runner through crate::interrupt.
         let cancel = Arc::new(AtomicBool::new(false));
         let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
         loop {
@@ -316,6 +316,12 @@ pub fn execute(
         return Err(e.into());
     }
     live.finish()?;
+    let complete = outcome.records.len() == plan.schedule.games.len();
+    if let (Some(reason), false, None) = (crate::interrupt::reason(), complete, outcome.stopped_at)
+    {
+        // Every complete game is in games.csv; the abandoned ones are played by --resume.
+        return Err(crate::interrupt::Interrupted { reason }.into());
+    }
     if let Some(e) = outcome.error {
         bail!(
             "the run stopped early: {e}; the games played so far are kept, continue with --resume"

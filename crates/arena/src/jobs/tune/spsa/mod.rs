@@ -247,6 +247,10 @@ pub fn run(
     let outcome = drive(&spsa, history, &*games, concurrency, &mut on_row);
     progress.on(&Progress::Finished);
     let history = outcome.map_err(|e| {
+        if e.is::<crate::interrupt::Interrupted>() {
+            // The binary says how to resume an interrupted run.
+            return e;
+        }
         anyhow!(
             "{e:#}; the iterations completed so far are kept in {}, continue with --resume {}",
             csv_path.display(),
