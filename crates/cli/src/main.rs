@@ -78,8 +78,35 @@ fn main() -> ExitCode {
         // A write to a closed stdout propagated with `?` ends as quietly as one through `outln!`.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
-            eprintln!("chuhan: error: {err:#}");
+            eprintln!("chuhan: error: {}", error_text(&err));
+            if not_writable(&err) {
+                eprintln!("chuhan: {}", signals::not_writable_advice());
+            }
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The error and its causes as `{:#}` shows them, less a cause the text before it already ends
+/// with (an error type whose message includes its source would otherwise say it twice).
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain().map(|c| c.to_string()) {
+        if text.is_empty() {
+            text = cause;
+        } else if !text.ends_with(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+/// Whether a write was refused for want of permission or on a read-only file system (EACCES,
+/// EPERM, EROFS).
+fn not_writable(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| matches!(e.raw_os_error(), Some(1 | 13 | 30)))
+    })
 }

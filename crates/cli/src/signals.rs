@@ -98,6 +98,25 @@ fn command_line(words: &[&str]) -> String {
         .join(" ")
 }
 
+/// What to do after a write was refused (a read-only folder or file): whether anything of the
+/// run is already there, and the command that continues it once it is writable.
+pub fn not_writable_advice() -> String {
+    match &*CONTINUE.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(Continue::Resume(line)) => format!(
+            "a folder or file of the run is not writable by this process; every complete game \
+             written before is kept: make it writable, then continue with: {line}"
+        ),
+        Some(Continue::Again(line)) => format!(
+            "a folder or file of the run is not writable by this process: make it writable, \
+             then start again with: {line}"
+        ),
+        None => "the results folder (or file) is not writable by this process, so nothing was \
+                 written or changed there: make it writable (or choose another place), then \
+                 run the command again"
+            .to_string(),
+    }
+}
+
 fn signal_name(signal: usize) -> String {
     match signal as i32 {
         SIGINT => "SIGINT".into(),
@@ -116,7 +135,7 @@ pub fn finish(result: &anyhow::Result<u8>) -> Option<ExitCode> {
         .chain()
         .any(|c| c.is::<chuhan_arena::interrupt::Interrupted>());
     if !interrupted {
-        eprintln!("chuhan: error: {err:#}");
+        eprintln!("chuhan: error: {}", crate::error_text(err));
     }
     let name = signal_name(signal);
     match &*CONTINUE.lock().unwrap_or_else(|p| p.into_inner()) {
