@@ -6,7 +6,10 @@
 //! issue's goal). Each cycle kills a fresh run up to three times at moments drawn uniformly
 //! from the uninterrupted run's duration (seeded: `CHUHAN_KILL_SEED`, default 1), so some kills
 //! land before the manifest exists, some mid-game and some mid-line. A run killed before its
-//! manifest was written has played nothing and is started again with `--out`.
+//! manifest was written has played nothing and is started again with `--out`. `tune texel`
+//! has no `--resume` (it keeps nothing until it writes its outputs): it is started again with
+//! `--force` over whatever the killed run left, and must then write an uninterrupted run's
+//! outputs.
 
 mod common;
 
@@ -46,6 +49,10 @@ struct Case {
     resume_args: Option<Vec<String>>,
     /// The folder, or for datagen the file.
     is_file: bool,
+    /// The file (in the folder) whose presence means the run can be resumed; `None` for a
+    /// command without `--resume` (texel), which is started again, with `--force` among its
+    /// arguments, after every kill.
+    manifest: Option<&'static str>,
     /// The outputs that must match, as text, from the target.
     outputs: fn(&Path) -> String,
 }
@@ -97,13 +104,13 @@ fn spsa_outputs(dir: &Path) -> String {
         + &std::fs::read_to_string(dir.join("tuned.toml")).unwrap()
 }
 
-fn manifest_of(target: &Path, is_file: bool) -> PathBuf {
+fn manifest_of(target: &Path, is_file: bool, manifest: &str) -> PathBuf {
     if is_file {
         let mut name = target.as_os_str().to_owned();
         name.push(".manifest.toml");
         PathBuf::from(name)
     } else {
-        target.join("manifest.toml")
+        target.join(manifest)
     }
 }
 
@@ -154,9 +161,14 @@ fn kill_and_resume(case: Case) {
         let target = target_in(&format!("cycle-{cycle}"));
         let mut killed_here = 0;
         loop {
-            let manifest = manifest_of(&target, case.is_file);
-            let args = if manifest.exists() {
+            let resumable = case
+                .manifest
+                .is_some_and(|m| manifest_of(&target, case.is_file, m).exists());
+            let args = if resumable {
                 with("--resume", &target)
+            } else if case.manifest.is_none() {
+                // Started again over whatever the killed run left (--force).
+                with("--out", &target)
             } else {
                 // Killed before the run started: nothing was played; start it again.
                 if case.is_file {
@@ -183,7 +195,10 @@ fn kill_and_resume(case: Case) {
                     child.wait().unwrap();
                     kills += 1;
                     killed_here += 1;
-                    if !manifest_of(&target, case.is_file).exists() {
+                    if !case
+                        .manifest
+                        .is_some_and(|m| manifest_of(&target, case.is_file, m).exists())
+                    {
                         landed_before_manifest += 1;
                     }
                     continue;
@@ -207,10 +222,17 @@ fn kill_and_resume(case: Case) {
             case.name
         );
     }
-    eprintln!(
-        "{}: {cycles} cycles, {kills} kills ({landed_before_manifest} before the manifest existed), outputs equal",
-        case.name
-    );
+    if case.manifest.is_some() {
+        eprintln!(
+            "{}: {cycles} cycles, {kills} kills ({landed_before_manifest} before the manifest existed), outputs equal",
+            case.name
+        );
+    } else {
+        eprintln!(
+            "{}: {cycles} cycles, {kills} kills (each run started again with --force), outputs equal",
+            case.name
+        );
+    }
     // Over ten cycles at least some kills must land, or the test checked nothing.
     assert!(
         cycles < 10 || kills >= cycles / 2,
@@ -241,6 +263,7 @@ fn match_survives_kills() {
         ]),
         resume_args: None,
         is_file: false,
+        manifest: Some("manifest.toml"),
         outputs: match_outputs,
     });
 }
@@ -271,6 +294,7 @@ fn sprt_survives_kills() {
         ]),
         resume_args: None,
         is_file: false,
+        manifest: Some("manifest.toml"),
         outputs: match_outputs,
     });
 }
@@ -294,6 +318,7 @@ fn ladder_survives_kills() {
         args,
         resume_args: Some(strings(&["ladder", "--quiet", "--concurrency", "2"])),
         is_file: false,
+        manifest: Some("manifest.toml"),
         outputs: ladder_outputs,
     });
 }
@@ -316,6 +341,7 @@ fn datagen_survives_kills() {
         ]),
         resume_args: None,
         is_file: true,
+        manifest: Some("manifest.toml"),
         outputs: datagen_outputs,
     });
 }
@@ -347,6 +373,94 @@ fn spsa_survives_kills() {
         args,
         resume_args: None,
         is_file: false,
+        manifest: Some("manifest.toml"),
         outputs: spsa_outputs,
+    });
+}
+
+fn calibrate_outputs(dir: &Path) -> String {
+    let stage = |name: &str| {
+        let text = games_and(&[])(&dir.join(name));
+        format!("--- {name}/games.csv\n{text}")
+    };
+    let mut out = stage("grid") + &stage("validate");
+    for f in [
+        "calibration.csv",
+        "levels.toml",
+        "validation.csv",
+        "gaps.csv",
+    ] {
+        out.push_str(&format!("--- {f}\n"));
+        out.push_str(&std::fs::read_to_string(dir.join(f)).unwrap());
+    }
+    out
+}
+
+#[test]
+fn calibrate_survives_kills() {
+    kill_and_resume(Case {
+        name: "calibrate",
+        args: strings(&[
+            "calibrate",
+            "--knob",
+            "nodes",
+            "--grid",
+            "40,150,600",
+            "--targets",
+            "0,200",
+            "--names",
+            "weak,strong",
+            "--pairs",
+            "2",
+            "--concurrency",
+            "2",
+            "--quiet",
+        ]),
+        resume_args: Some(strings(&["calibrate", "--quiet", "--concurrency", "2"])),
+        is_file: false,
+        manifest: Some("calibrate.toml"),
+        outputs: calibrate_outputs,
+    });
+}
+
+#[test]
+fn texel_survives_kills() {
+    let dir = scratch("texel-data");
+    let data = dir.join("data.txt");
+    let (code, err) = run(&strings(&[
+        "datagen",
+        "--games",
+        "10",
+        "--nodes",
+        "300",
+        "--max-plies",
+        "80",
+        "--quiet",
+        "--out",
+        &data.display().to_string(),
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let mut args = strings(&["tune", "texel", "--data"]);
+    args.push(data.display().to_string());
+    args.extend(strings(&[
+        "--epochs",
+        "1500",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--quiet",
+        "--force",
+    ]));
+    kill_and_resume(Case {
+        name: "texel",
+        args,
+        resume_args: None,
+        is_file: false,
+        manifest: None,
+        outputs: |dir| {
+            std::fs::read_to_string(dir.join("tuned.toml")).unwrap()
+                + &std::fs::read_to_string(dir.join("texel.csv")).unwrap()
+        },
     });
 }
