@@ -57,6 +57,26 @@ fn game_rows(dir: &Path) -> usize {
     n
 }
 
+/// Rows of every games.csv under `dir` whose termination is `interrupted`.
+fn interrupted_rows(dir: &Path) -> usize {
+    let mut n = 0;
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                n += interrupted_rows(&p);
+            } else if p.file_name().is_some_and(|f| f == "games.csv") {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                n += text
+                    .lines()
+                    .filter(|l| l.split(',').nth(6) == Some("interrupted"))
+                    .count();
+            }
+        }
+    }
+    n
+}
+
 /// games.csv (at `sub` below the folder) sorted by game, without the seconds column; no game
 /// may appear twice.
 fn games(dir: &Path, sub: &str) -> String {
@@ -323,6 +343,13 @@ fn interrupt_and_continue(case: Case) {
             case.name
         );
     }
+    // A game cut short by the signal is abandoned, not recorded as a result.
+    assert_eq!(
+        interrupted_rows(&target),
+        0,
+        "{}: an abandoned game was recorded",
+        case.name
+    );
     let command = command.unwrap_or_else(|| {
         assert!(
             !stderr.contains("interrupted by"),
