@@ -399,22 +399,28 @@ pub fn run(
         // A stop request ends the run between batches: every written game is whole.
         crate::interrupt::check()?;
         let end = (next + batch).min(total);
-        let games: Vec<GameData> = pool.install(|| {
+        let games: Vec<Option<GameData>> = pool.install(|| {
             indices[next as usize..end as usize]
                 .par_iter()
                 .map_init(
                     || Engine::new(config.engine.clone()),
-                    |engine, &i| play_selfplay_game(config, i, engine),
+                    // After a stop request no game begins; those running finish.
+                    |engine, &i| {
+                        (!crate::interrupt::requested())
+                            .then(|| play_selfplay_game(config, i, engine))
+                    },
                 )
                 .collect()
         });
-        for g in &games {
+        // The file holds games in index order: what follows the first game not played is
+        // left for --resume (which plays it again, identically).
+        for g in games.iter().map_while(Option::as_ref) {
             file.write_all(format_game(g).as_bytes())
                 .with_context(|| format!("cannot write {}", out.display()))?;
             positions += g.samples.len() as u64;
+            next += 1;
         }
         file.flush()?;
-        next = end;
         on_progress(&Progress::Advanced {
             done: next,
             status: format!("{positions} positions"),
