@@ -244,6 +244,7 @@ fn a_read_only_results_folder_is_refused_and_resumes_once_writable() {
         std::fs::read_to_string(part.join("summary.csv")).unwrap(),
         std::fs::read_to_string(reference.join("summary.csv")).unwrap()
     );
+    let _ = std::fs::remove_dir_all(&base);
 }
 
 #[test]
@@ -291,4 +292,5 @@ fn a_new_run_in_a_read_only_folder_writes_nothing_and_says_so() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read_to_string(&data).unwrap().contains("#game"));
+    let _ = std::fs::remove_dir_all(&base);
 }
