@@ -15,6 +15,7 @@
 
 pub mod curve;
 pub mod engines;
+pub mod interrupt;
 pub mod jobs;
 pub mod play;
 pub mod ratings;

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 mod output;
 mod args;
 mod commands;
+mod signals;
 
 /// Exit code for success.
 pub const EXIT_OK: u8 = 0;
@@ -45,15 +46,67 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
     }
 }
 
+/// Whether a command is a long run that a signal stops cleanly (see [`signals`]).
+fn stops_on_signal(command: &args::Command) -> bool {
+    use args::Command;
+    matches!(
+        command,
+        Command::Match(_)
+            | Command::Sprt(_)
+            | Command::Ladder(_)
+            | Command::Calibrate(_)
+            | Command::Datagen(_)
+            | Command::Tune(_)
+            | Command::Merge(_)
+    )
+}
+
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    match run(cli) {
+    if stops_on_signal(&cli.command) {
+        if let Err(err) = signals::install() {
+            eprintln!("chuhan: error: cannot install the signal handlers: {err:#}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    let result = run(cli);
+    if let Some(code) = signals::finish(&result) {
+        return code;
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         // A write to a closed stdout propagated with `?` ends as quietly as one through `outln!`.
         Err(err) if output::is_broken_pipe(&err) => ExitCode::from(EXIT_OK),
         Err(err) => {
-            eprintln!("chuhan: error: {err:#}");
+            eprintln!("chuhan: error: {}", error_text(&err));
+            if not_writable(&err) {
+                eprintln!("chuhan: {}", signals::not_writable_advice());
+            }
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The error and its causes as `{:#}` shows them, less a cause the text before it already ends
+/// with (an error type whose message includes its source would otherwise say it twice).
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain().map(|c| c.to_string()) {
+        if text.is_empty() {
+            text = cause;
+        } else if !text.ends_with(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+/// Whether a write was refused for want of permission or on a read-only file system (EACCES,
+/// EPERM, EROFS).
+fn not_writable(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| matches!(e.raw_os_error(), Some(1 | 13 | 30)))
+    })
 }

@@ -247,6 +247,10 @@ pub fn format_game(g: &GameData) -> String {
 /// (or the flag); nothing is changed on disk when a resume is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
+    /// A stop request ([`crate::interrupt`]) ended the run between batches; the written games
+    /// are whole and `--resume` continues.
+    #[error("the run was interrupted")]
+    Interrupted(#[from] crate::interrupt::Interrupted),
     /// A complete line that datagen does not write (`line` from 1).
     #[error("{file}: line {line}: not a datagen line (FEN;result;ply;eval or a #game marker); nothing changed")]
     NotDatagenLine {
@@ -511,23 +515,31 @@ pub fn run(
     let mut next = start;
     let mut positions = 0u64;
     while next < total {
+        // A stop request ends the run between batches: every written game is whole.
+        crate::interrupt::check()?;
         let end = (next + batch).min(total);
-        let games: Vec<GameData> = pool.install(|| {
+        let games: Vec<Option<GameData>> = pool.install(|| {
             indices[next as usize..end as usize]
                 .par_iter()
                 .map_init(
                     || Engine::new(config.engine.clone()),
-                    |engine, &i| play_selfplay_game(config, i, engine),
+                    // After a stop request no game begins; those running finish.
+                    |engine, &i| {
+                        (!crate::interrupt::requested())
+                            .then(|| play_selfplay_game(config, i, engine))
+                    },
                 )
                 .collect()
         });
-        for g in &games {
+        // The file holds games in index order: what follows the first game not played is
+        // left for --resume (which plays it again, identically).
+        for g in games.iter().map_while(Option::as_ref) {
             file.write_all(format_game(g).as_bytes())
                 .map_err(io_error("write", out))?;
             positions += g.samples.len() as u64;
+            next += 1;
         }
         file.flush().map_err(io_error("write", out))?;
-        next = end;
         on_progress(&Progress::Advanced {
             done: next,
             status: format!("{positions} positions"),

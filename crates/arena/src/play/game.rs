@@ -135,6 +135,9 @@ pub enum Ending {
     TimeForfeit,
     /// The mover failed (crash, timeout, illegal move, disconnect).
     Failure(PlayerFailure),
+    /// A stop was requested ([`crate::interrupt`]) before the game ended: the game is
+    /// abandoned, never recorded, and played again by `--resume`.
+    Interrupted,
 }
 
 impl Ending {
@@ -147,6 +150,7 @@ impl Ending {
             Ending::PlyCap => "ply-cap",
             Ending::TimeForfeit => "time-forfeit",
             Ending::Failure(f) => f.termination(),
+            Ending::Interrupted => "interrupted",
         }
     }
 }
@@ -245,6 +249,15 @@ pub fn play_game(
         {
             return finish(&game, GameResult::Draw, Ending::PlyCap, nodes, &mut info);
         }
+        if crate::interrupt::requested() {
+            return finish(
+                &game,
+                GameResult::Draw,
+                Ending::Interrupted,
+                nodes,
+                &mut info,
+            );
+        }
         let mover = if game.first_to_move() {
             Color::Red
         } else {
@@ -276,6 +289,17 @@ pub fn play_game(
         let took = move_start.elapsed().as_secs_f64();
         let choice = match answer {
             Ok(c) => c,
+            // An engine stopped by the same request (a terminal's Ctrl-C reaches its whole
+            // process group) has not lost: the game is abandoned.
+            Err(_) if crate::interrupt::requested() => {
+                return finish(
+                    &game,
+                    GameResult::Draw,
+                    Ending::Interrupted,
+                    nodes,
+                    &mut info,
+                )
+            }
             Err(f) => return finish(&game, loss_for(mover), Ending::Failure(f), nodes, &mut info),
         };
         nodes += choice.nodes;

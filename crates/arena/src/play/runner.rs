@@ -8,7 +8,7 @@
 //! are recorded (they appear in games.csv but not in the verdict).
 
 use crate::play::any::AnyGame;
-use crate::play::game::{play_game, MoveInfo, PlaySettings};
+use crate::play::game::{play_game, Ending, MoveInfo, PlaySettings};
 use crate::play::openings::OpeningBook;
 use crate::play::player::{Player, PlayerSpec};
 use crate::play::schedule::{splitmix64, GameSpec, Schedule};
@@ -302,7 +302,10 @@ pub fn run(
                 let mut instances: Vec<Option<Box<dyn Player>>> =
                     plan.entrants.iter().map(|_| None).collect();
                 loop {
-                    if halt.load(Ordering::SeqCst) || cancel.load(Ordering::SeqCst) {
+                    if halt.load(Ordering::SeqCst)
+                        || cancel.load(Ordering::SeqCst)
+                        || crate::interrupt::requested()
+                    {
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::SeqCst);
@@ -324,6 +327,10 @@ pub fn run(
                     }
                     let (red, black) = two_mut(&mut instances, spec.red, spec.black);
                     let record = play_scheduled(spec, &opening, red, black, &plan.settings);
+                    if record.termination == Ending::Interrupted.as_str() {
+                        // Abandoned by a stop request: not a result; --resume replays it.
+                        break;
+                    }
                     if tx.send(WorkerMsg::Finished(Box::new(record))).is_err() {
                         break;
                     }

@@ -151,6 +151,10 @@ pub enum SetupError {
     /// report.html could not be written.
     #[error(transparent)]
     Report(#[from] HtmlError),
+    /// A stop request ([`crate::interrupt`]) ended the run: the complete games are kept. The
+    /// request is the source (not transparent), so a caller finds it in the error's chain.
+    #[error("the run was interrupted")]
+    Interrupted(#[from] crate::interrupt::Interrupted),
     /// The runner stopped before the schedule ended (the games so far are kept).
     #[error(
         "the run stopped early: {0}; the games played so far are kept, continue with --resume"
@@ -327,7 +331,7 @@ pub fn execute(
     let (tx, rx) = channel::<Event>();
     let mut write_error = None;
     let outcome = std::thread::scope(|scope| {
-        // Nothing cancels a run from outside: an interrupted run is continued with --resume.
+        // A stop request from outside is seen by the runner through crate::interrupt.
         let cancel = Arc::new(AtomicBool::new(false));
         let handle = scope.spawn(move || run(plan, done, stop, cancel, tx));
         loop {
@@ -361,6 +365,12 @@ pub fn execute(
         return Err(e.into());
     }
     live.finish()?;
+    let complete = outcome.records.len() == plan.schedule.games.len();
+    if let (Some(reason), false, None) = (crate::interrupt::reason(), complete, outcome.stopped_at)
+    {
+        // Every complete game is in games.csv; the abandoned ones are played by --resume.
+        return Err(crate::interrupt::Interrupted { reason }.into());
+    }
     if let Some(e) = outcome.error {
         return Err(SetupError::StoppedEarly(e));
     }

@@ -33,6 +33,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
             (s, dir, lock)
         }
     };
+    crate::signals::resume_with(&["chuhan", "calibrate", "--resume", &dir.to_string_lossy()]);
     let knob = settings.knob.clone();
     let mut on_event = |event: CalibrationEvent| match event {
         CalibrationEvent::Grid(fit) => {

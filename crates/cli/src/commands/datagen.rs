@@ -44,6 +44,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
     };
     // Held until the run ends: one writer per output file.
     let _lock = chuhan_arena::play::results::lock_file(out)?;
+    crate::signals::resume_with_same_flags();
     let start = std::time::Instant::now();
     let mut reporter = ProgressReporter::new(args.session.audience());
     let (games, positions) = generate(

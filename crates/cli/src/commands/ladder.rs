@@ -57,6 +57,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 ResultsDir::check_game(dir, game)?;
             }
             _lock = lock_existing(dir)?;
+            crate::signals::resume_with(&["chuhan", "ladder", "--resume", &dir.to_string_lossy()]);
             let mut plan = LadderPlan::resume(dir)?;
             if let (Some(p), Some(t)) = (plan.precision.as_mut(), max_time) {
                 // The wall-time budget is this session's.
@@ -100,6 +101,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 None => default_out_dir(&format!("ladder-{}", ladder.name)),
             };
             _lock = lock_new(&dir)?;
+            crate::signals::resume_with(&["chuhan", "ladder", "--resume", &dir.to_string_lossy()]);
             let mut plan = LadderPlan::new(&ladder, dir)?;
             if shard.is_some() && plan.precision.is_some() {
                 // Rounds go to the pairings the games so far leave widest: no shard can know

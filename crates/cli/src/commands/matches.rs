@@ -49,6 +49,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         &default_name,
     )?;
     expect_kind(&config, RunKind::Match)?;
+    crate::signals::resume_with(&[
+        "chuhan",
+        "match",
+        "--resume",
+        &destination.path().to_string_lossy(),
+    ]);
     let plan = plan_from_config(&config, pairings(&config), args.run.session.concurrency)?;
     let prepared = PreparedRun::new(config, plan, destination);
     let labels = prepared.pairing_labels();

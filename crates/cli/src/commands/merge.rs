@@ -34,7 +34,11 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         .expect("clap requires --out without --check");
     // One writer per folder: a second merge (or any run) into the same --out is refused.
     let _lock = chuhan_arena::play::setup::lock_new(out)?;
+    crate::signals::start_again();
     let merged = set.merged()?;
+    // Once writing starts it runs to the end (seconds even for a million games), so the folder
+    // is never left half merged.
+    chuhan_arena::interrupt::check()?;
     let dir = write_folder(&set, &merged, out)?;
     let games = merged.records.len();
     let finished = Finished {

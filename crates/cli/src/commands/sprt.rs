@@ -88,6 +88,12 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         &default_name,
     )?;
     expect_kind(&config, RunKind::Sprt)?;
+    crate::signals::resume_with(&[
+        "chuhan",
+        "sprt",
+        "--resume",
+        &destination.path().to_string_lossy(),
+    ]);
     let settings = config
         .sprt
         .clone()

@@ -24,6 +24,13 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
         args.run.resume.as_deref(),
         args.run.out.as_deref(),
     )?;
+    crate::signals::resume_with(&[
+        "chuhan",
+        "tune",
+        "spsa",
+        "--resume",
+        &destination.path().to_string_lossy(),
+    ]);
     let outcome = spsa::run(
         &config,
         &destination,

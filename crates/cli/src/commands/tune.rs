@@ -71,6 +71,8 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         // Checked again under the lock: another run may have written there since.
         choose_out_dir(Some(&out), false, "texel")?;
     }
+    // Texel keeps nothing until its outputs are written: an interrupted run starts again.
+    crate::signals::start_again();
     let pool = chuhan_arena::thread_pool(args.threads)?;
     let started = Instant::now();
 
@@ -86,6 +88,7 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         .collect::<std::collections::BTreeSet<u32>>()
         .len();
     drop(positions);
+    chuhan_arena::interrupt::check()?;
     eprintln!(
         "loaded {} positions from {} games: {} train, {} validation ({:.1} s)",
         split.train.len() + split.validation.len(),
@@ -106,6 +109,8 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
     });
 
+    // Stopped early: the weights are not the run's result, so nothing is written.
+    chuhan_arena::interrupt::check()?;
     let (commit, dirty) = chuhan_arena::play::results::git_state();
     let header = vec![
         format!(

@@ -624,6 +624,10 @@ impl Process {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // Its own process group: a terminal's Ctrl-C reaches the harness only, which abandons
+        // the game and then stops the engine itself, instead of the engine dying mid-move and
+        // losing a game it did not lose.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         if let Some(dir) = &engine.working_dir {
             cmd.current_dir(dir);
         }

@@ -118,6 +118,7 @@ pub fn drive<G: PlayGame + ?Sized>(
         loop {
             // Dispatch while workers are free and the next iteration's evaluation point is known.
             while error.is_none()
+                && !crate::interrupt::requested()
                 && in_flight < workers
                 && next_k <= n
                 && next_k <= done + 1 + spsa.lag
@@ -206,6 +207,10 @@ pub fn drive<G: PlayGame + ?Sized>(
     });
     match error {
         Some(e) => Err(e),
+        // Stopped by a request before the last iteration: every complete one was reported.
+        None if (history.len() as u64) <= n => Err(crate::interrupt::check()
+            .err()
+            .map_or(SpsaError::EndedEarly, Into::into)),
         None => Ok(history),
     }
 }
@@ -383,6 +388,10 @@ fn play_pair_game(
     } else {
         play_scheduled(&spec, opening, &mut *minus, &mut *plus, settings)
     };
+    if record.termination == crate::play::game::Ending::Interrupted.as_str() {
+        // Abandoned by a stop request: no score; --resume plays the iteration again.
+        crate::interrupt::check()?;
+    }
     if let Some(pgn) = pgn {
         pgn.lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -144,6 +144,12 @@ pub enum SpsaError {
     /// A parameter name the engine does not know.
     #[error("unknown parameter '{0}'")]
     UnknownParam(String),
+    /// A stop request ([`crate::interrupt`]) ended the run; the completed iterations are kept.
+    #[error("the run was interrupted")]
+    Interrupted(#[from] crate::interrupt::Interrupted),
+    /// The loop ended before its last iteration without an error or a stop request.
+    #[error("the SPSA loop ended early")]
+    EndedEarly,
     /// The run stopped on an error; the completed iterations are kept.
     #[error("{why}; the iterations completed so far are kept in {}, continue with --resume {}", csv.display(), dir.display())]
     Stopped {
@@ -463,10 +469,14 @@ pub fn run(
     };
     let outcome = drive(&spsa, history, &*games, concurrency, &mut on_row);
     progress.on(&Progress::Finished);
-    let history = outcome.map_err(|e| SpsaError::Stopped {
-        why: crate::error_chain(&e),
-        csv: csv_path.clone(),
-        dir: dir.clone(),
+    let history = outcome.map_err(|e| match e {
+        // The binary says how to resume an interrupted run.
+        SpsaError::Interrupted(_) => e,
+        e => SpsaError::Stopped {
+            why: crate::error_chain(&e),
+            csv: csv_path.clone(),
+            dir: dir.clone(),
+        },
     })?;
     let played = 2 * spsa.pairs_per_iteration * (history.len() as u64 - 1 - already);
     let seconds = start.elapsed().as_secs_f64();

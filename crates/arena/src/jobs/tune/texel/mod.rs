@@ -523,7 +523,8 @@ pub fn tune(
             on_event(TexelEvent::Epoch(&losses));
             history.push(losses);
         }
-        if epoch == settings.epochs {
+        // A stop request ends the loop early; the caller sees it and writes nothing.
+        if epoch == settings.epochs || crate::interrupt::requested() {
             break;
         }
         stepper.step(&mut weights, &grad);
