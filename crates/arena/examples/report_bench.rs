@@ -70,16 +70,48 @@ impl StopRule for StopAfter {
     }
 }
 
-/// Plays `config` into `destination`; returns the wall time and the rewrites it made.
+/// CPU seconds (user + system) of `/proc/self/stat` (the process) or `/proc/thread-self/stat`
+/// (this thread, which is the run's collecting thread: `execute` collects on its caller's
+/// thread). CPU time, unlike wall time, hardly depends on what else the machine runs.
+fn cpu_seconds(file: &str) -> f64 {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    // Fields after the command name in parentheses: utime and stime are the 12th and 13th.
+    let after = text.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// What one run cost.
+struct Cost {
+    wall: Duration,
+    /// CPU seconds of the whole process.
+    cpu: f64,
+    /// CPU seconds of the collecting thread.
+    collector_cpu: f64,
+    rewrites: RewriteStats,
+    played: u64,
+}
+
+/// Plays `config` into `destination`.
 fn play(
     config: &RunConfig,
     destination: Destination,
     stop: Option<Box<dyn StopRule>>,
-) -> anyhow::Result<(Duration, RewriteStats, u64)> {
+) -> anyhow::Result<Cost> {
     let plan = plan_from_config(config, round_robin(2, config.pairs), Some(2))?;
     let prepared = PreparedRun::new(config.clone(), plan, destination);
     let labels = prepared.pairing_labels();
     let before = rewrite_stats();
+    let (cpu, thread) = (
+        cpu_seconds("/proc/self/stat"),
+        cpu_seconds("/proc/thread-self/stat"),
+    );
     let start = Instant::now();
     let finished = execute(
         &prepared,
@@ -88,11 +120,13 @@ fn play(
         Box::new(|_| String::new()),
         Audience::Silent,
     )?;
-    Ok((
-        start.elapsed(),
-        rewrite_stats().since(&before),
-        finished.played,
-    ))
+    Ok(Cost {
+        wall: start.elapsed(),
+        cpu: cpu_seconds("/proc/self/stat") - cpu,
+        collector_cpu: cpu_seconds("/proc/thread-self/stat") - thread,
+        rewrites: rewrite_stats().since(&before),
+        played: finished.played,
+    })
 }
 
 fn copy_folder(from: &Path, to: &Path) -> anyhow::Result<()> {
@@ -141,14 +175,15 @@ fn bench(root: &Path, rounds: usize, base_games: u64) -> anyhow::Result<()> {
     let resume_config = config(base_pairs + RESUME_PAIRS);
     let base = root.join("base");
     set_live_rewrites(false);
-    let (t, _, played) = play(
+    let made = play(
         &resume_config,
         Destination::New(base.clone()),
         Some(Box::new(StopAfter(base_pairs))),
     )?;
+    let played = made.played;
     println!(
         "made the folder to resume: {played} games in {:.1} s",
-        t.as_secs_f64()
+        made.wall.as_secs_f64()
     );
 
     let mut runs = 0usize;
@@ -167,8 +202,13 @@ fn bench(root: &Path, rounds: usize, base_games: u64) -> anyhow::Result<()> {
         ),
     ] {
         println!("\n{scenario}: {what}; load average {}", load());
-        println!("run  rewrites  wall ms  live rewrites  ms inside them  final page ms  games");
+        println!(
+            "run  rewrites  wall ms  cpu ms  collector cpu ms  live rewrites  ms inside them  final page ms  games"
+        );
+        // [off, on] for wall and CPU milliseconds.
         let mut wall: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        let mut cpu: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        let mut collector: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         let mut inside = Vec::new();
         for i in 0..rounds * 2 {
             // on off off on on off ...: each side as often first as second.
@@ -181,26 +221,38 @@ fn bench(root: &Path, rounds: usize, base_games: u64) -> anyhow::Result<()> {
                 (Destination::Resume(dir), resume_config.clone())
             };
             set_live_rewrites(on);
-            let (t, stats, played) = play(&cfg, destination, None)?;
-            wall[usize::from(on)].push(ms(t));
+            let c = play(&cfg, destination, None)?;
+            let side = usize::from(on);
+            wall[side].push(ms(c.wall));
+            cpu[side].push(c.cpu * 1000.0);
+            collector[side].push(c.collector_cpu * 1000.0);
             if on {
-                inside.push(ms(stats.live_time));
+                inside.push(ms(c.rewrites.live_time));
             }
             println!(
-                "{:>3}  {:>8}  {:>7.0}  {:>13}  {:>14.1}  {:>13.1}  {played}",
+                "{:>3}  {:>8}  {:>7.0}  {:>6.0}  {:>16.0}  {:>13}  {:>14.1}  {:>13.1}  {}",
                 i + 1,
                 if on { "on" } else { "off" },
-                ms(t),
-                stats.live,
-                ms(stats.live_time),
-                ms(stats.final_time)
+                ms(c.wall),
+                c.cpu * 1000.0,
+                c.collector_cpu * 1000.0,
+                c.rewrites.live,
+                ms(c.rewrites.live_time),
+                ms(c.rewrites.final_time),
+                c.played
             );
         }
         let (off, on) = (mean(&wall[0]), mean(&wall[1]));
+        let (cpu_off, cpu_on) = (mean(&cpu[0]), mean(&cpu[1]));
         println!(
             "{scenario}: mean wall on {on:.0} ms, off {off:.0} ms, ratio on/off {:.3}; \
+             mean CPU on {cpu_on:.0} ms, off {cpu_off:.0} ms, ratio {:.3}; \
+             collecting thread's CPU on {:.0} ms, off {:.0} ms; \
              mean time inside live rewrites {:.1} ms ({:.2}% of the run); load average {}",
             on / off,
+            cpu_on / cpu_off,
+            mean(&collector[1]),
+            mean(&collector[0]),
             mean(&inside),
             100.0 * mean(&inside) / on,
             load()
