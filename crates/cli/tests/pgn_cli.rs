@@ -466,6 +466,7 @@ fn match_and_sprt_print_the_stat_block_with_the_summary_s_numbers() {
     );
     assert!(out.contains(&format!("Bench {bench} (chuhan ")), "{out}");
     assert!(!out.contains("SPRT  "), "{out}");
+    assert_report_shows_the_printed_block(&dir, &out, "chuhan match: ");
 
     let dir = scratch("statblock-sprt");
     let out = ok(&[
@@ -500,6 +501,28 @@ fn match_and_sprt_print_the_stat_block_with_the_summary_s_numbers() {
     );
     assert!(out.contains(&line), "'{line}' not in {out}");
     assert!(out.contains(&format!("Games {}: ", get("games"))), "{out}");
+    assert_report_shows_the_printed_block(&dir, &out, "chuhan sprt: ");
+}
+
+/// report.html's stat block is the text the job printed, character for character.
+fn assert_report_shows_the_printed_block(dir: &Path, out: &str, head: &str) {
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let start = page.find("<pre id=\"statblock\">").expect("a stat block") + 20;
+    let end = start + page[start..].find("</pre>").unwrap();
+    let shown = page[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    assert!(shown.starts_with(head), "{shown}");
+    assert!(shown.contains("\nBench "), "{shown}");
+    assert!(
+        out.contains(&shown),
+        "the page's block\n{shown}\nis not what was printed:\n{out}"
+    );
+    let kept = std::fs::read_to_string(dir.join("statblock.txt")).unwrap();
+    assert_eq!(kept, shown);
 }
 
 #[test]

@@ -90,20 +90,22 @@ pub fn first_score(record: &PlayedGame) -> f64 {
 
 /// Tallies games and pairs of `records` per pairing. Only pairs up to `last_pair` (inclusive)
 /// count when it is given; a pair counts in the pentanomial only when both games are present.
-pub fn tally(
-    records: &BTreeMap<u64, PlayedGame>,
+/// (`records` holds games or references to them: report.html tallies without copying.)
+pub fn tally<R: std::borrow::Borrow<PlayedGame>>(
+    records: &BTreeMap<u64, R>,
     pairings: usize,
     last_pair: Option<u64>,
 ) -> Vec<Tally> {
     let mut out = vec![Tally::default(); pairings];
     for r in records.values() {
+        let r = r.borrow();
         if last_pair.is_some_and(|k| r.pair > k) {
             continue;
         }
         out[r.pairing].add_game(first_score(r));
         if r.game % 2 == 0 {
             if let Some(second) = records.get(&(r.game + 1)) {
-                out[r.pairing].add_pair(first_score(r), first_score(second));
+                out[r.pairing].add_pair(first_score(r), first_score(second.borrow()));
             }
         }
     }

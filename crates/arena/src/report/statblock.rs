@@ -1,7 +1,10 @@
 //! The text stat block of a run: a few fixed-width lines to paste into a commit message
 //! (Elo and nElo with their 95% intervals and LOS, the SPRT's bounds and LLR, the games and
 //! pentanomial, the limit, the bench signature and source of the build). Printed at the end of
-//! `chuhan match` and `chuhan sprt`; `report.html` shows the same text.
+//! `chuhan match` and `chuhan sprt`, which also keep the text in the run folder
+//! ([`STAT_BLOCK_FILE`], written by [`write_stat_blocks`]); `report.html` shows that file, or,
+//! while a run goes on and for jobs that print none, the same [`stat_block`] of every pairing
+//! of games.csv. This is the only formatter of the stat block.
 //!
 //! ```text
 //! chuhan sprt: greedy vs random, nodes=10000, seed 2
@@ -15,6 +18,10 @@
 use crate::play::results::{model_name, Manifest, RunConfig};
 use crate::report::Tally;
 use crate::stats::{Sprt, Verdict};
+use std::path::{Path, PathBuf};
+
+/// The file of a run folder that holds the stat blocks the job printed at its end.
+pub const STAT_BLOCK_FILE: &str = "statblock.txt";
 
 /// `+1.23`, or `inf` for an interval that reaches a score of 0 or 1.
 fn signed(x: f64) -> String {
@@ -100,17 +107,56 @@ pub fn stat_block(manifest: &Manifest<RunConfig>, label: &str, tally: &Tally) ->
         "Ptnml {} (LL LD DD+WL WD WW)\n",
         tally.penta_text()
     ));
-    let commit: String = manifest.git_commit.chars().take(10).collect();
-    let dirty = match manifest.git_dirty.as_str() {
+    out.push_str(&bench_line(
+        &manifest.bench_signature,
+        &manifest.chuhan_version,
+        &manifest.git_commit,
+        &manifest.git_dirty,
+    ));
+    out
+}
+
+/// The stat block's last line: `Bench 303835 (chuhan 0.1.0, commit 0123456789, clean)\n`
+/// (`dirty` is the manifest's "true", "false" or "unknown").
+pub fn bench_line(bench: &str, version: &str, commit: &str, dirty: &str) -> String {
+    let commit: String = commit.chars().take(10).collect();
+    let dirty = match dirty {
         "false" => "clean",
         "true" => "dirty",
         _ => "dirty state unknown",
     };
-    out.push_str(&format!(
-        "Bench {} (chuhan {}, commit {commit}, {dirty})\n",
-        manifest.bench_signature, manifest.chuhan_version
-    ));
-    out
+    format!("Bench {bench} (chuhan {version}, commit {commit}, {dirty})\n")
+}
+
+/// The stat blocks of every pairing (`labels[k]` with `tallies[k]`), each followed by an empty
+/// line, as `chuhan match` and `chuhan sprt` print them.
+pub fn stat_blocks(manifest: &Manifest<RunConfig>, labels: &[String], tallies: &[Tally]) -> String {
+    labels
+        .iter()
+        .zip(tallies)
+        .map(|(label, t)| stat_block(manifest, label, t) + "\n")
+        .collect()
+}
+
+/// Writes the run's [`stat_blocks`] to `dir/`[`STAT_BLOCK_FILE`] (through a temporary file
+/// and a rename, as report.html) and returns the text, for the job to print and report.html
+/// to show.
+pub fn write_stat_blocks(
+    dir: &Path,
+    manifest: &Manifest<RunConfig>,
+    labels: &[String],
+    tallies: &[Tally],
+) -> std::io::Result<String> {
+    let text = stat_blocks(manifest, labels, tallies);
+    let tmp = dir.join(format!(".{STAT_BLOCK_FILE}.tmp"));
+    std::fs::write(&tmp, &text)?;
+    std::fs::rename(&tmp, stat_block_path(dir))?;
+    Ok(text)
+}
+
+/// `dir/`[`STAT_BLOCK_FILE`].
+pub fn stat_block_path(dir: &Path) -> PathBuf {
+    dir.join(STAT_BLOCK_FILE)
 }
 
 #[cfg(test)]

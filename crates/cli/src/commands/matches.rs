@@ -3,14 +3,14 @@
 use super::setup::config_from_args;
 use crate::args::MatchArgs;
 use crate::EXIT_OK;
-use anyhow::bail;
+use anyhow::{bail, Context};
 use chuhan_arena::play::results::ResultsDir;
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
     choose_config, execute, plan_from_config, termination_rows, Finished, PreparedRun,
 };
-use chuhan_arena::report::{describe_elo, stat_block, summary_rows, table, tally, Tally};
+use chuhan_arena::report::{describe_elo, statblock, summary_rows, table, tally, Tally};
 
 /// The pairings of a match configuration.
 pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
@@ -67,24 +67,24 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     )?;
     let tallies = tally(&finished.records, labels.len(), None);
     let (header, rows) = summary_rows(&labels, &tallies);
+    let blocks = write_stat_blocks(&finished, &labels, &tallies)?;
     write_and_print_summary(&finished, &header, &rows)?;
-    print_stat_blocks(&finished, &labels, &tallies)?;
+    out!("{blocks}");
     print_played(&prepared, &finished);
     Ok(EXIT_OK)
 }
 
-/// The stat block of each pairing (to paste into a commit message), from the run's manifest.
-pub fn print_stat_blocks(
+/// The stat block of each pairing (to paste into a commit message), from the run's manifest,
+/// kept in the run folder for report.html (written before it); returns the text to print.
+pub fn write_stat_blocks(
     finished: &Finished,
     labels: &[String],
     tallies: &[Tally],
-) -> anyhow::Result<()> {
-    let manifest = ResultsDir::read_manifest(finished.dir.path())?;
-    for (label, t) in labels.iter().zip(tallies) {
-        out!("{}", stat_block(&manifest, label, t));
-        outln!();
-    }
-    Ok(())
+) -> anyhow::Result<String> {
+    let dir = finished.dir.path();
+    let manifest = ResultsDir::read_manifest(dir)?;
+    statblock::write_stat_blocks(dir, &manifest, labels, tallies)
+        .with_context(|| format!("cannot write {}", statblock::stat_block_path(dir).display()))
 }
 
 /// The folder being resumed must hold a run of this command.

@@ -5,7 +5,7 @@
 //! [`chuhan_arena::play::runner`]): the same seed and options give the same verdict at the same pair, at any
 //! concurrency and across interruptions and `--resume`.
 
-use super::matches::{expect_kind, print_played, print_stat_blocks, write_and_print_summary};
+use super::matches::{expect_kind, print_played, write_and_print_summary, write_stat_blocks};
 use super::setup::config_from_args;
 use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
@@ -151,8 +151,9 @@ pub fn report(config: &RunConfig, labels: &[String], finished: &Finished) -> any
         format!("{:.4}", sprt.upper_bound()),
         verdict_name(verdict).to_string(),
     ]);
+    let blocks = write_stat_blocks(finished, labels, &counted)?;
     write_and_print_summary(finished, &header, &rows)?;
-    print_stat_blocks(finished, labels, &counted)?;
+    out!("{blocks}");
     let names = &config.players;
     let (test, base) = (&names[0].name, &names[1].name);
     let unit = if settings.model == SprtModel::Logistic {

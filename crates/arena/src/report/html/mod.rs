@@ -14,7 +14,10 @@
 //!
 //! [`LiveReport`] rewrites the file while a run goes on, at most every few seconds, on the
 //! thread that collects results (never a game thread); every write goes to a temporary file
-//! renamed over the old one, so a reader never sees half a page.
+//! renamed over the old one, so a reader never sees half a page. [`set_live_rewrites`] turns
+//! the live rewrites off for a process (the final page is still written) and
+//! [`rewrite_stats`] tells how often the page was written and how long that took: the
+//! `report_bench` example measures a run with and without them side by side.
 
 pub mod games;
 mod page;
@@ -25,6 +28,7 @@ pub use games::{browser_games, pgn_comments, GameView};
 use crate::play::runner::PlayedGame;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -34,6 +38,69 @@ pub const DEFAULT_GAME_LIMIT: usize = 200;
 pub const MAX_BYTES: usize = 5_000_000;
 /// How often a live report is rewritten at most.
 pub const LIVE_EVERY: Duration = Duration::from_secs(3);
+/// A live rewrite waits at least this many times as long as the last one took (and at least
+/// [`LIVE_EVERY`]), so rewriting takes at most about 1% of the collecting thread's time
+/// however large the run or busy the machine (a rewrite of 20,000 games costs tens of
+/// milliseconds, more when the cores are shared).
+pub const LIVE_COST_FACTOR: u32 = 100;
+
+/// Whether [`LiveReport`]s of this process rewrite the page while the run goes on.
+static LIVE_REWRITES: AtomicBool = AtomicBool::new(true);
+/// Live rewrites so far in this process, and their nanoseconds (render + write).
+static LIVE_COUNT: AtomicU64 = AtomicU64::new(0);
+static LIVE_NANOS: AtomicU64 = AtomicU64::new(0);
+/// Final pages written by [`LiveReport::finish`], and their nanoseconds (read + render + write).
+static FINAL_COUNT: AtomicU64 = AtomicU64::new(0);
+static FINAL_NANOS: AtomicU64 = AtomicU64::new(0);
+
+/// Turns the live rewrites of every [`LiveReport`] of this process on (the default) or off.
+/// Off, a run writes report.html once, at its end, as it always does: a benchmark knob (the
+/// `report_bench` example), not a user setting.
+pub fn set_live_rewrites(on: bool) {
+    LIVE_REWRITES.store(on, Ordering::Relaxed);
+}
+
+/// How often report.html was written by [`LiveReport`]s of this process, and the time spent
+/// doing it (on the collecting thread, where it delays the next result's handling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RewriteStats {
+    /// Live rewrites.
+    pub live: u64,
+    /// Time inside them.
+    pub live_time: Duration,
+    /// Final pages (one per finished run).
+    pub finals: u64,
+    /// Time inside them (games.csv read again, page rendered, written).
+    pub final_time: Duration,
+}
+
+impl RewriteStats {
+    /// What happened between `earlier` and `self`.
+    pub fn since(&self, earlier: &RewriteStats) -> RewriteStats {
+        RewriteStats {
+            live: self.live - earlier.live,
+            live_time: self.live_time.saturating_sub(earlier.live_time),
+            finals: self.finals - earlier.finals,
+            final_time: self.final_time.saturating_sub(earlier.final_time),
+        }
+    }
+}
+
+/// The rewrites of this process so far.
+pub fn rewrite_stats() -> RewriteStats {
+    RewriteStats {
+        live: LIVE_COUNT.load(Ordering::Relaxed),
+        live_time: Duration::from_nanos(LIVE_NANOS.load(Ordering::Relaxed)),
+        finals: FINAL_COUNT.load(Ordering::Relaxed),
+        final_time: Duration::from_nanos(FINAL_NANOS.load(Ordering::Relaxed)),
+    }
+}
+
+fn count(counter: &AtomicU64, nanos: &AtomicU64, since: Instant) {
+    counter.fetch_add(1, Ordering::Relaxed);
+    let spent = u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    nanos.fetch_add(spent, Ordering::Relaxed);
+}
 
 /// Why a report could not be read or written.
 #[derive(Debug, Error)]
@@ -160,6 +227,8 @@ pub struct LiveReport {
     with_moves: std::collections::BTreeSet<u64>,
     every: Duration,
     last: Option<Instant>,
+    /// How long the last write took.
+    last_cost: Duration,
     dirty: bool,
     error: Option<HtmlError>,
     /// The browser's games already rendered (their moves in every notation): a rewrite renders
@@ -169,8 +238,11 @@ pub struct LiveReport {
 
 impl LiveReport {
     /// A live report of the run folder `dir` (games.csv is read by the first write, so games
-    /// of a resumed run are in from the start).
+    /// of a resumed run are in from the start). The stat block an earlier session of a
+    /// resumed run kept ([`STAT_BLOCK_FILE`](crate::report::statblock::STAT_BLOCK_FILE)) is
+    /// removed: it no longer describes the run, and the page would show it.
     pub fn new(dir: &Path) -> LiveReport {
+        let _ = std::fs::remove_file(crate::report::statblock::stat_block_path(dir));
         LiveReport::with_interval(dir, LIVE_EVERY)
     }
 
@@ -183,6 +255,7 @@ impl LiveReport {
             with_moves: std::collections::BTreeSet::new(),
             every,
             last: None,
+            last_cost: Duration::ZERO,
             dirty: true,
             error: None,
             views: HashMap::new(),
@@ -211,13 +284,23 @@ impl LiveReport {
         self.dirty = true;
     }
 
-    /// Rewrites the page when due. A failure is kept for [`LiveReport::finish`] rather than
-    /// stopping the run.
+    /// Rewrites the page when due: something changed, the interval has passed, and
+    /// [`LIVE_COST_FACTOR`] times the last write's cost too. A failure is kept for
+    /// [`LiveReport::finish`] rather than stopping the run.
     pub fn tick(&mut self) {
-        let due = self.last.map_or(true, |t| t.elapsed() >= self.every);
-        if self.dirty && due {
-            self.write(true);
+        let wait = self.every.max(self.last_cost * LIVE_COST_FACTOR);
+        let due = self.last.map_or(true, |t| t.elapsed() >= wait);
+        if self.dirty && due && LIVE_REWRITES.load(Ordering::Relaxed) {
+            self.write_now();
         }
+    }
+
+    /// Rewrites the live page now, due or not (what [`LiveReport::tick`] does when due).
+    pub fn write_now(&mut self) {
+        let start = Instant::now();
+        self.write(true);
+        count(&LIVE_COUNT, &LIVE_NANOS, start);
+        self.last_cost = start.elapsed();
     }
 
     fn write(&mut self, live: bool) {
@@ -240,8 +323,10 @@ impl LiveReport {
     /// Writes the page one last time (not live), with every game as games.csv has it, and
     /// reports the first error, if any.
     pub fn finish(mut self) -> Result<(), HtmlError> {
+        let start = Instant::now();
         self.games = read_games(&self.dir)?;
         self.write(false);
+        count(&FINAL_COUNT, &FINAL_NANOS, start);
         match self.error {
             Some(e) => Err(e),
             None => Ok(()),

@@ -2,8 +2,10 @@
 
 use super::games::{browser_games, pgn_comments, GameView, FAILURES};
 use super::{ReportOptions, MAX_BYTES};
+use crate::play::results::{Manifest, RunConfig};
 use crate::play::runner::PlayedGame;
-use crate::report::{first_score, Tally};
+use crate::report::statblock::{bench_line, stat_block_path, stat_blocks};
+use crate::report::{first_score, tally, Tally};
 use crate::stats::{Sprt, SprtModel};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -165,99 +167,68 @@ fn sprt_numbers(sprt: &Sprt, t: &Tally) -> Option<(f64, f64, f64, String)> {
     ))
 }
 
-/// The run's own final table (summary.csv) as stat-block lines: it holds the numbers the job
-/// reported (for an SPRT, exactly the pairs up to the stopping pair).
-fn summary_lines(dir: &Path) -> String {
-    let Ok(mut reader) = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(dir.join("summary.csv"))
-    else {
-        return String::new();
-    };
-    let Ok(header) = reader.headers().cloned() else {
-        return String::new();
-    };
-    let mut out = String::new();
-    for row in reader.records().filter_map(Result::ok).take(50) {
-        let mut cells = header.iter().zip(row.iter());
-        let first = cells.next().map_or(String::new(), |(_, v)| v.to_string());
-        let rest: Vec<String> = cells
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(out, "  {first}: {}", rest.join(", "));
+/// Pairings of the stat block kept at most (a ladder has one per scheduled pairing).
+const STAT_BLOCK_PAIRINGS: usize = 50;
+
+/// The stat block section's text. A final page shows what the job printed (its
+/// [`STAT_BLOCK_FILE`](crate::report::statblock::STAT_BLOCK_FILE): for an SPRT, the pairs up
+/// to the stopping pair); otherwise the same
+/// formatter, [`stat_blocks`], over the pairings of games.csv, tallied as the job tallies them;
+/// a folder without games or a run manifest gets the bench line alone.
+pub(super) fn stat_block_text(
+    dir: &Path,
+    games: &[PlayedGame],
+    manifest: &toml::Value,
+    live: bool,
+) -> String {
+    if !live {
+        if let Ok(text) = std::fs::read_to_string(stat_block_path(dir)) {
+            return text;
+        }
     }
-    out
+    let typed: Option<Manifest<RunConfig>> = std::fs::read_to_string(dir.join("manifest.toml"))
+        .ok()
+        .and_then(|t| toml::from_str(&t).ok());
+    match typed {
+        Some(m) if !games.is_empty() => {
+            let (labels, tallies) = job_tallies(games);
+            stat_blocks(&m, &labels, &tallies)
+        }
+        _ => {
+            let get = |k: &str| manifest.get(k).and_then(toml::Value::as_str).unwrap_or("?");
+            bench_line(
+                get("bench_signature"),
+                get("chuhan_version"),
+                get("git_commit"),
+                get("git_dirty"),
+            )
+        }
+    }
 }
 
-/// The text stat block of the run, to paste into a commit message: summary.csv's rows when
-/// the job wrote it, then the numbers computed from games.csv.
-pub(crate) fn stat_block(
-    name: &str,
-    manifest: &toml::Value,
-    pairs: &[(String, Tally)],
-    final_table: &str,
-) -> String {
-    let get = |k: &str| manifest.get(k).and_then(toml::Value::as_str).unwrap_or("?");
-    let command = manifest
-        .get("config")
-        .and_then(|c| c.get("command"))
-        .and_then(toml::Value::as_str)
-        .unwrap_or("run");
-    let mut out = format!(
-        "chuhan {command} {name}\nbench signature {}  chuhan {}  commit {}{}\n",
-        get("bench_signature"),
-        get("chuhan_version"),
-        get("git_commit"),
-        if get("git_dirty") == "true" {
-            " (dirty)"
-        } else {
-            ""
-        }
-    );
-    if !final_table.is_empty() {
-        out.push_str("final (summary.csv):\n");
-        out.push_str(final_table);
-        out.push_str("from games.csv (every recorded game):\n");
+/// The pairings of the games (by the schedule's pairing index, as the job counts them): their
+/// `first vs second` labels and tallies from [`report::tally`](crate::report::tally).
+pub(super) fn job_tallies(games: &[PlayedGame]) -> (Vec<String>, Vec<Tally>) {
+    let records: BTreeMap<u64, &PlayedGame> = games.iter().map(|g| (g.game, g)).collect();
+    let count = games.iter().map(|g| g.pairing + 1).max().unwrap_or(0);
+    let tallies = tally(&records, count, None);
+    let mut labels: Vec<Option<String>> = vec![None; count];
+    for g in records.values() {
+        labels[g.pairing].get_or_insert_with(|| {
+            let (first, second) = if g.game % 2 == 0 {
+                (&g.red, &g.black)
+            } else {
+                (&g.black, &g.red)
+            };
+            format!("{first} vs {second}")
+        });
     }
-    let sprt = manifest_sprt(manifest);
-    for (label, t) in pairs {
-        let _ = writeln!(
-            out,
-            "{label}: games {}  W-D-L {}  pentanomial {}",
-            t.games(),
-            t.wdl_text(),
-            t.penta_text()
-        );
-        if let Some(e) = t.estimate() {
-            let _ = writeln!(
-                out,
-                "  Elo {} ± {}  nElo {} ± {}  LOS {}%",
-                num(e.elo, 1),
-                num(e.elo_ci95, 1),
-                num(e.nelo, 1),
-                num(e.nelo_ci95, 1),
-                num(e.los * 100.0, 1)
-            );
-        }
-        if let Some(s) = &sprt {
-            if let Some((llr, lo, hi, verdict)) = sprt_numbers(s, t) {
-                let _ = writeln!(
-                    out,
-                    "  SPRT [{}, {}] {:?} alpha {} beta {}: LLR {} ({}, {}) {verdict}",
-                    s.elo0,
-                    s.elo1,
-                    s.model,
-                    s.alpha,
-                    s.beta,
-                    num(llr, 2),
-                    num(lo, 2),
-                    num(hi, 2)
-                );
-            }
-        }
-    }
-    out
+    labels
+        .into_iter()
+        .zip(tallies)
+        .filter_map(|(label, t)| label.map(|l| (l, t)))
+        .take(STAT_BLOCK_PAIRINGS)
+        .unzip()
 }
 
 /// The LLR drawn between its bounds.
@@ -564,11 +535,10 @@ pub(super) fn render(
         }
     }
 
-    let tallies: Vec<(String, Tally)> = pairs.iter().map(|p| (p.label.clone(), p.tally)).collect();
     let _ = write!(
         body,
         "<h2>Stat block</h2><pre id=\"statblock\">{}</pre>",
-        esc(&stat_block(&name, &manifest, &tallies, &summary_lines(dir)))
+        esc(&stat_block_text(dir, games, &manifest, options.live))
     );
 
     let mut views = browser_games(games, options.max_games, &mut || read_comments(dir), cache);

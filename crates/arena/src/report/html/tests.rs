@@ -165,3 +165,169 @@ fn live_report_waits_for_its_interval_and_finishes_final() {
     );
     assert!(!dir.join(".report.html.tmp").exists());
 }
+
+/// The text of the page's `<pre id="statblock">`, unescaped.
+fn page_stat_block(page: &str) -> String {
+    let start = page.find("<pre id=\"statblock\">").expect("a stat block") + 20;
+    let end = start + page[start..].find("</pre>").unwrap();
+    page[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+fn run_manifest() -> crate::play::results::Manifest<crate::play::results::RunConfig> {
+    use crate::play::results::{Manifest, PlayerEntry, RunConfig, RunKind, SprtSettings};
+    let mut m = Manifest::new(RunConfig {
+        command: RunKind::Sprt,
+        seed: 4,
+        pairs: 3,
+        rules: Default::default(),
+        move_limit: 120,
+        shard: None,
+        players: ["a", "b", "c"]
+            .iter()
+            .map(|n| PlayerEntry {
+                name: n.to_string(),
+                spec: "random".into(),
+            })
+            .collect(),
+        limit: crate::play::limits::LimitSpec::Nodes(500),
+        openings: crate::play::openings::OpeningSource::Generated { plies: 6 },
+        adjudication: Default::default(),
+        sprt: Some(SprtSettings {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: crate::stats::SprtModel::Normalized,
+        }),
+        pairings: Vec::new(),
+        pgn_format: chuhan_engine::Notation::Iccs,
+    });
+    m.bench_signature = "303835".into();
+    m
+}
+
+#[test]
+fn the_page_s_stat_block_is_the_job_s_formatter_over_games_csv() {
+    use crate::report::statblock::{stat_block, stat_block_path, write_stat_blocks};
+    let dir = std::env::temp_dir().join(format!("chuhan-html-stat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = run_manifest();
+    std::fs::write(
+        dir.join("manifest.toml"),
+        toml::to_string(&manifest).unwrap(),
+    )
+    .unwrap();
+    // Two pairings, a pair of the second one incomplete, games out of order.
+    let mut games = Vec::new();
+    for (i, (result, pairing)) in [
+        (GameResult::RedWins, 0),
+        (GameResult::Draw, 0),
+        (GameResult::BlackWins, 1),
+        (GameResult::BlackWins, 1),
+        (GameResult::RedWins, 0),
+        (GameResult::RedWins, 0),
+        (GameResult::Draw, 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (first, second) = if pairing == 0 { ("a", "b") } else { ("b", "c") };
+        let (red, black) = if i % 2 == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let mut g = game(i as u64, red, black, result, "checkmate");
+        g.pairing = pairing;
+        games.push(g);
+    }
+    games.reverse();
+    let records: std::collections::BTreeMap<u64, PlayedGame> =
+        games.iter().map(|g| (g.game, g.clone())).collect();
+    let tallies = crate::report::tally(&records, 2, None);
+    assert_eq!(tallies[0].games(), 4);
+    assert_eq!(tallies[1].games(), 3);
+    assert_eq!(tallies[1].pairs(), 1);
+    let expected = format!(
+        "{}\n{}\n",
+        stat_block(&manifest, "a vs b", &tallies[0]),
+        stat_block(&manifest, "b vs c", &tallies[1])
+    );
+    assert!(expected.contains("SPRT  nElo [0, 10]"), "{expected}");
+    for live in [true, false] {
+        let page = render(
+            &dir,
+            &games,
+            &ReportOptions {
+                max_games: Some(DEFAULT_GAME_LIMIT),
+                live,
+            },
+        );
+        assert_eq!(page_stat_block(&page), expected, "live {live}");
+    }
+
+    // Once the job has printed its block (here: only the first pair counted, as an SPRT
+    // stopped there), the final page shows that text; a live page does not.
+    let mut counted = crate::report::Tally::default();
+    counted.add_game(1.0);
+    counted.add_game(0.5);
+    counted.add_pair(1.0, 0.5);
+    let printed = write_stat_blocks(&dir, &manifest, &["a vs b".to_string()], &[counted]).unwrap();
+    assert_eq!(printed, stat_block(&manifest, "a vs b", &counted) + "\n");
+    let final_page = render(&dir, &games, &ReportOptions::default());
+    assert_eq!(page_stat_block(&final_page), printed);
+    let live_page = render(
+        &dir,
+        &games,
+        &ReportOptions {
+            max_games: Some(DEFAULT_GAME_LIMIT),
+            live: true,
+        },
+    );
+    assert_eq!(page_stat_block(&live_page), expected);
+    // A new session of the run drops the old block.
+    let _live = LiveReport::new(&dir);
+    assert!(!stat_block_path(&dir).exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_folder_without_a_run_manifest_gets_the_bench_line() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("manifest.toml"),
+        "chuhan_version = \"0.1.0\"\ngit_commit = \"abcdef0123456789\"\ngit_dirty = \"true\"\nbench_signature = \"303835\"\n[config]\ncommand = \"tune-spsa\"\n",
+    )
+    .unwrap();
+    let page = render(&dir, &[], &ReportOptions::default());
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        page_stat_block(&page),
+        "Bench 303835 (chuhan 0.1.0, commit abcdef0123, dirty)\n"
+    );
+}
+
+#[test]
+fn a_costly_rewrite_puts_the_next_one_off() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut live = LiveReport::with_interval(&dir, Duration::ZERO);
+    live.tick();
+    let first = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    // As if that write had taken a second: the next waits 100 s, whatever the interval.
+    live.last_cost = Duration::from_secs(1);
+    live.on_game(&game(0, "a", "b", GameResult::RedWins, "checkmate"));
+    live.tick();
+    let read = || std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(read(), first, "rewritten within 100 times its cost");
+    live.last_cost = Duration::ZERO;
+    live.tick();
+    assert!(read().contains("1 games; <b>the run is going on</b>"));
+    std::fs::remove_dir_all(&dir).ok();
+}
