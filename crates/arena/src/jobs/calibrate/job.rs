@@ -13,22 +13,26 @@
 //! A validated gap passes only when its 95% interval lies within the target gap ± the tolerance
 //! ([`gap_passes`]): a wide interval that merely contains the target is not a pass.
 
+use super::shard::Stage;
 use super::{levels_toml, Calibration, ExternalKnob, Knob};
 use crate::jobs::ladder::adaptive::{parse_duration, run_to_precision, AdaptiveStop, Precision};
 use crate::jobs::ladder::{
-    fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
+    fit_ratings_of, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
     LadderPlan, LadderPlayer,
 };
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::player::external_knobs::engine_file_with;
 use crate::play::player::{resolve_player, PlayerSpec};
+use crate::play::results::RunConfig;
 use crate::play::results::{default_out_dir, today, FolderLock, RunKind};
+use crate::play::runner::PlayedGame;
 use crate::play::setup::Destination;
 use crate::ratings::Bound;
 use crate::report::Audience;
 use anyhow::{anyhow, bail, Context};
 use chuhan_engine::RuleSet;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -287,6 +291,36 @@ impl CalibrateSettings {
         ))
     }
 
+    /// The grid stage's ladder: every grid setting, neighbours and next-but-one.
+    pub fn grid_ladder(&self) -> anyhow::Result<LadderConfig> {
+        let knob = &self.knob;
+        let players: Vec<LadderPlayer> = self
+            .grid
+            .iter()
+            .map(|&v| LadderPlayer {
+                name: format!("{}={}", knob.key(), knob.format(v)),
+                spec: self.spec(v),
+            })
+            .collect();
+        let grid = self.ladder(Stage::Grid.name(), players, self.pairs, 2);
+        grid.validate("calibration grid")?;
+        Ok(grid)
+    }
+
+    /// The validation stage's ladder: the placed levels (their `specs`), neighbours only.
+    pub fn validate_ladder(&self, specs: &[String]) -> LadderConfig {
+        let players: Vec<LadderPlayer> = self
+            .names
+            .iter()
+            .zip(specs)
+            .map(|(n, s)| LadderPlayer {
+                name: n.clone(),
+                spec: s.clone(),
+            })
+            .collect();
+        self.ladder(Stage::Validate.name(), players, self.validate_pairs, 1)
+    }
+
     /// The ladder of one stage.
     pub fn ladder(
         &self,
@@ -334,7 +368,7 @@ fn play_stage(
     concurrency: Option<usize>,
     audience: Audience,
 ) -> anyhow::Result<(Analysis, Option<AdaptiveStop>)> {
-    let (mut analysis, records, stop) = match precision {
+    let (analysis, records, stop) = match precision {
         Some(p) => {
             let plan = LadderPlan {
                 config: ladder.run_config(RunKind::Calibrate),
@@ -344,38 +378,59 @@ fn play_stage(
                 precision: Some(*p),
             };
             let (outcome, stop) = run_to_precision(plan, p, concurrency, audience)?;
-            // Calibration stages are never sharded, so the ladder always fits its ratings.
+            // A stage played to a precision is never sharded, so the ladder fits its ratings.
             let analysis = outcome
                 .analysis
                 .ok_or_else(|| anyhow!("the {} stage fitted no ratings", ladder.name))?;
-            (analysis, outcome.finished.records, Some(stop))
+            (Some(analysis), outcome.finished.records, Some(stop))
         }
         None => {
-            let (prepared, finished) = play(
+            let (_, finished) = play(
                 ladder.run_config(RunKind::Calibrate),
                 stage_destination(dir),
                 concurrency,
                 audience,
             )?;
-            let analysis = fit_ratings(&prepared, &finished)
-                .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
-            (analysis, finished.records, None)
+            (None, finished.records, None)
         }
     };
-    write_gaps_csv(dir, &analysis.gaps)?;
+    let config = ladder.run_config(RunKind::Calibrate);
+    let analysis = stage_analysis(&config, &ladder.name, analysis, &records, Some(dir), knob)?;
+    Ok((analysis, stop))
+}
+
+/// The ratings of a stage's games `records` (fitted here unless `fitted` is given), with the
+/// stage's gaps.csv written to `dir` and notes on steps too wide on the knob's scale: the same
+/// for a stage played here and for one merged from shards.
+pub(super) fn stage_analysis(
+    config: &RunConfig,
+    stage: &str,
+    fitted: Option<Analysis>,
+    records: &BTreeMap<u64, PlayedGame>,
+    dir: Option<&Path>,
+    knob: (&Knob, &[f64]),
+) -> anyhow::Result<Analysis> {
+    let mut analysis = match fitted {
+        Some(a) => a,
+        None => fit_ratings_of(config, records)
+            .map_err(|e| anyhow!("cannot fit the {stage} stage: {e}"))?,
+    };
+    if let Some(dir) = dir {
+        write_gaps_csv(dir, &analysis.gaps)?;
+    }
     // Steps too far apart, with an in-between setting on the knob's scale (a ladder's own
     // node-budget notes are replaced: the knob's scale is the one to propose on).
     let (knob, values) = knob;
     analysis.notes.retain(|n| !n.starts_with("step "));
     let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
-    let games = rating_games(&records, &names, None);
+    let games = rating_games(records, &names, None);
     let scale: Vec<Option<f64>> = values.iter().map(|&v| Some(knob.to_scale(v))).collect();
     analysis
         .notes
         .extend(steps::wide_step_notes(&games, &names, &scale, &|x| {
             format!("{}={}", knob.key(), knob.format(knob.from_scale(x)))
         }));
-    Ok((analysis, stop))
+    Ok(analysis)
 }
 
 /// The grid's `(knob value, Elo, standard error)` points for the curve: the Elo of the fit
@@ -529,29 +584,19 @@ pub fn run(
     let mut outcome = CalibrationOutcome::default();
 
     // 1. The grid: neighbours and next-but-one, all ratings jointly.
-    let grid_players: Vec<LadderPlayer> = settings
-        .grid
-        .iter()
-        .map(|&v| LadderPlayer {
-            name: format!("{}={}", knob.key(), knob.format(v)),
-            spec: settings.spec(v),
-        })
-        .collect();
-    let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
-    grid.validate("calibration grid")?;
+    let grid = settings.grid_ladder()?;
     let grid_precision = settings.precision.map(|p| Precision {
         max_time: time_budget,
         ..settings.stage_precision(settings.grid_precision.unwrap_or(p), settings.pairs)
     });
     let (fit, stop) = play_stage(
         &grid,
-        &dir.join("grid"),
+        &dir.join(Stage::Grid.folder()),
         (knob, &settings.grid),
         grid_precision.as_ref(),
         concurrency,
         audience,
     )?;
-    let measured = curve_points(&settings.grid, &fit);
     on_event(CalibrationEvent::Grid(&fit));
     if let (Some(p), Some(stop)) = (&grid_precision, stop) {
         let s = StageStop {
@@ -564,11 +609,109 @@ pub fn run(
     }
 
     // 2. Fit the curve and place the levels.
+    let (placed, specs) = place_levels(settings, dir, &fit)?;
+    on_event(CalibrationEvent::Placed {
+        values: &placed,
+        specs: &specs,
+    });
+
+    // 3. Validate: adjacent calibrated levels against each other.
+    if settings.names.len() < 2 {
+        write_gaps_csv(dir, &fit.gaps)?;
+        crate::report::html::write_report(dir)?;
+        return Ok(outcome);
+    }
+    let validate_precision = match settings.precision {
+        None => None,
+        Some(p) => {
+            let left = match time_budget {
+                Some(t) => match t.checked_sub(started.elapsed()) {
+                    Some(left) if left > Duration::ZERO => Some(left),
+                    _ => {
+                        // The grid used the session's time: the levels are placed; a resumed
+                        // session (with a fresh time budget) plays the validation.
+                        outcome.validation_pending = true;
+                        return Ok(outcome);
+                    }
+                },
+                None => None,
+            };
+            Some(Precision {
+                max_time: left,
+                ..settings.stage_precision(p, settings.validate_pairs)
+            })
+        }
+    };
+    let ladder = settings.validate_ladder(&specs);
+    let (check, stop) = play_stage(
+        &ladder,
+        &dir.join(Stage::Validate.folder()),
+        (knob, &placed),
+        validate_precision.as_ref(),
+        concurrency,
+        audience,
+    )?;
+    let gaps = check_gaps(settings, dir, &check)?;
+    on_event(CalibrationEvent::Validated {
+        analysis: &check,
+        gaps: &gaps,
+    });
+    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
+        let s = StageStop {
+            stage: "validate".to_string(),
+            stop,
+            text: stop.describe(p),
+        };
+        on_event(CalibrationEvent::Stopped(&s));
+        outcome.stops.push(s);
+    }
+    outcome.gaps = gaps;
+    Ok(outcome)
+}
+
+/// The knob values and player specs of the levels the grid's fit places at the targets. An
+/// external engine's levels are its engine files in `dir/levels/` (absolute paths, so that a
+/// resumed calibration, or a shard of the validation on another machine, finds them).
+pub(super) fn placement(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    fit: &Analysis,
+) -> anyhow::Result<(Calibration, Vec<f64>, Vec<String>)> {
+    let knob = &settings.knob;
+    let measured = curve_points(&settings.grid, fit);
     let cal = Calibration::fit(knob.clone(), &measured)
         .map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
     let placed = cal.place(&settings.targets)?;
-    let mut specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
-    let mut files = Vec::new();
+    let specs = if knob.is_external() {
+        settings
+            .names
+            .iter()
+            .map(|name| {
+                let p = level_file(dir, name);
+                std::path::absolute(&p).unwrap_or(p).display().to_string()
+            })
+            .collect()
+    } else {
+        placed.iter().map(|&v| settings.spec(v)).collect()
+    };
+    Ok((cal, placed, specs))
+}
+
+/// The engine file of an external engine's level `name` in the calibration folder `dir`.
+fn level_file(dir: &Path, name: &str) -> PathBuf {
+    dir.join("levels").join(format!("{}.toml", file_stem(name)))
+}
+
+/// Fits the curve to the grid's ratings `fit`, places the levels and writes them (levels.toml,
+/// or an external engine's files in levels/), calibration.csv, calibration.svg and the report.
+/// Returns the placed knob values and the levels' player specs.
+pub(super) fn place_levels(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    fit: &Analysis,
+) -> anyhow::Result<(Vec<f64>, Vec<String>)> {
+    let knob = &settings.knob;
+    let (cal, placed, specs) = placement(settings, dir, fit)?;
     if settings.knob.is_external() {
         // The levels as engine files; the validation plays these files, so what is checked is
         // what was written.
@@ -576,20 +719,8 @@ pub fn run(
         std::fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
         for (name, &v) in settings.names.iter().zip(&placed) {
-            let path = folder.join(format!("{}.toml", file_stem(name)));
-            write(&path, &settings.engine_file(v)?)?;
-            files.push(path);
+            write(&level_file(dir, name), &settings.engine_file(v)?)?;
         }
-        // Absolute, so that a resumed calibration finds them from any folder.
-        specs = files
-            .iter()
-            .map(|p| {
-                std::path::absolute(p)
-                    .unwrap_or_else(|_| p.clone())
-                    .display()
-                    .to_string()
-            })
-            .collect();
     } else {
         write(&dir.join("levels.toml"), &settings.levels_file(&specs)?)?;
     }
@@ -624,56 +755,16 @@ pub fn run(
         },
     )?;
     crate::report::html::write_report(dir)?;
-    on_event(CalibrationEvent::Placed {
-        values: &placed,
-        specs: &specs,
-    });
+    Ok((placed, specs))
+}
 
-    // 3. Validate: adjacent calibrated levels against each other.
-    if settings.names.len() < 2 {
-        write_gaps_csv(dir, &fit.gaps)?;
-        crate::report::html::write_report(dir)?;
-        return Ok(outcome);
-    }
-    let validate_precision = match settings.precision {
-        None => None,
-        Some(p) => {
-            let left = match time_budget {
-                Some(t) => match t.checked_sub(started.elapsed()) {
-                    Some(left) if left > Duration::ZERO => Some(left),
-                    _ => {
-                        // The grid used the session's time: the levels are placed; a resumed
-                        // session (with a fresh time budget) plays the validation.
-                        outcome.validation_pending = true;
-                        return Ok(outcome);
-                    }
-                },
-                None => None,
-            };
-            Some(Precision {
-                max_time: left,
-                ..settings.stage_precision(p, settings.validate_pairs)
-            })
-        }
-    };
-    let players: Vec<LadderPlayer> = settings
-        .names
-        .iter()
-        .zip(&specs)
-        .map(|(n, s)| LadderPlayer {
-            name: n.clone(),
-            spec: s.clone(),
-        })
-        .collect();
-    let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
-    let (check, stop) = play_stage(
-        &ladder,
-        &dir.join("validate"),
-        (knob, &placed),
-        validate_precision.as_ref(),
-        concurrency,
-        audience,
-    )?;
+/// Checks every validated gap of `check` against its target and writes validation.csv, the
+/// calibration's gaps.csv (the neighbour gaps of the calibrated levels) and the report.
+pub(super) fn check_gaps(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    check: &Analysis,
+) -> anyhow::Result<Vec<GapCheck>> {
     let mut gaps = Vec::new();
     let mut csv =
         String::from("from,to,target_gap,measured_gap,lo95,hi95,half_width,tolerance,pass\n");
@@ -699,24 +790,9 @@ pub fn run(
         });
     }
     write(&dir.join("validation.csv"), &csv)?;
-    // The calibration's own gaps.csv: the neighbour gaps of the calibrated levels.
     write_gaps_csv(dir, &check.gaps)?;
     crate::report::html::write_report(dir)?;
-    on_event(CalibrationEvent::Validated {
-        analysis: &check,
-        gaps: &gaps,
-    });
-    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
-        let s = StageStop {
-            stage: "validate".to_string(),
-            stop,
-            text: stop.describe(p),
-        };
-        on_event(CalibrationEvent::Stopped(&s));
-        outcome.stops.push(s);
-    }
-    outcome.gaps = gaps;
-    Ok(outcome)
+    Ok(gaps)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! module is pure so it can be tested on simulated results with a known curve.
 
 pub mod job;
+pub mod shard;
 
 pub use job::{
     gap_passes, run, CalibrateSettings, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop,
