@@ -680,6 +680,9 @@ pub struct CalibrateArgs {
     /// shards.
     #[arg(long, requires = "stage")]
     pub from: Option<PathBuf>,
+    /// Move notation of every stage's games.pgn: `iccs` (default), `wxf` or `chinese`.
+    #[arg(long, value_parser = ["iccs", "wxf", "chinese"])]
+    pub pgn_format: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

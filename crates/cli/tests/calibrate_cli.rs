@@ -678,3 +678,46 @@ fn a_calibration_to_a_precision_or_a_validation_without_a_merged_grid_is_not_sha
     assert!(stderr.contains("grid or validate"), "{stderr}");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+#[test]
+fn every_stage_writes_games_pgn_in_the_chosen_notation_and_it_reads_back() {
+    for (format, tag) in [("wxf", "WXF"), ("chinese", "Chinese"), ("iccs", "ICCS")] {
+        let out = temp(&format!("pgn-{format}"));
+        let (code, stdout, stderr) = calibrate(&out, &["--pairs", "1", "--pgn-format", format]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        for stage in ["grid", "validate"] {
+            let dir = out.join(stage);
+            let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+            let games = chuhan_engine::read_pgn(&text)
+                .unwrap_or_else(|e| panic!("{format} {stage}: games.pgn does not read: {e}"));
+            let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+            let rows: Vec<Vec<&str>> = csv
+                .lines()
+                .skip(1)
+                .map(|l| l.split(',').collect())
+                .collect();
+            assert!(!rows.is_empty());
+            assert_eq!(games.len(), rows.len(), "{format} {stage}");
+            assert_eq!(
+                text.matches(&format!("[Format \"{tag}\"]")).count(),
+                rows.len(),
+                "{format} {stage}"
+            );
+            for (game, row) in games.iter().zip(&rows) {
+                assert_eq!(
+                    game.tag("Round"),
+                    Some(format!("{}.{}", row[0], row[1]).as_str())
+                );
+                let moves: Vec<String> = game.moves.iter().map(|m| m.to_uci()).collect();
+                assert_eq!(moves.join(" "), row[11], "{format} {stage}");
+            }
+        }
+        let settings = std::fs::read_to_string(out.join("calibrate.toml")).unwrap();
+        assert_eq!(
+            settings.contains(&format!("pgn_format = \"{format}\"")),
+            format != "iccs",
+            "{settings}"
+        );
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

@@ -204,6 +204,10 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         max_games: args.max_games,
         max_time: args.max_time.clone(),
         tolerance: args.tolerance,
+        pgn_format: match args.pgn_format.as_deref() {
+            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+            None => chuhan_engine::Notation::Iccs,
+        },
     })
 }
 
@@ -227,10 +231,11 @@ fn run_shard(args: &CalibrateArgs, shard: &str) -> anyhow::Result<u8> {
                 || args.targets.is_some()
                 || args.names.is_some()
                 || args.precision.is_some()
+                || args.pgn_format.is_some()
             {
                 bail!(
                     "--stage validate takes the settings from {}; give no --knob, --grid, \
-                     --targets, --names or --precision",
+                     --targets, --names, --precision or --pgn-format",
                     from.join(shard::SETTINGS_FILE).display()
                 );
             }

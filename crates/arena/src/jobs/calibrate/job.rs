@@ -30,7 +30,7 @@ use crate::play::setup::Destination;
 use crate::ratings::Bound;
 use crate::report::Audience;
 use anyhow::{anyhow, bail, Context};
-use chuhan_engine::RuleSet;
+use chuhan_engine::{Notation, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -87,6 +87,21 @@ pub struct CalibrateSettings {
     /// A validated gap passes when its 95% interval lies within target ± this many Elo.
     #[serde(default = "default_tolerance")]
     pub tolerance: f64,
+    /// Move notation of every stage's games.pgn (ICCS when absent, as older folders have it).
+    #[serde(
+        default = "iccs",
+        skip_serializing_if = "is_iccs",
+        with = "crate::play::results::as_text"
+    )]
+    pub pgn_format: Notation,
+}
+
+fn iccs() -> Notation {
+    Notation::Iccs
+}
+
+fn is_iccs(n: &Notation) -> bool {
+    *n == Notation::Iccs
 }
 
 impl CalibrateSettings {
@@ -343,7 +358,7 @@ impl CalibrateSettings {
             rules: RuleSet::Asian,
             move_limit: 120,
             bootstrap: self.bootstrap,
-            pgn_format: chuhan_engine::Notation::Iccs,
+            pgn_format: self.pgn_format,
             players,
         }
     }
