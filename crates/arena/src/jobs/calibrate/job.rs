@@ -13,6 +13,7 @@
 //! A validated gap passes only when its 95% interval lies within the target gap ± the tolerance
 //! ([`gap_passes`]): a wide interval that merely contains the target is not a pass.
 
+use super::error::{invalid, other, refuse, CalibrateError, IoContext};
 use super::shard::Stage;
 use super::{levels_toml, Calibration, ExternalKnob, Knob};
 use crate::jobs::ladder::adaptive::{parse_duration, run_to_precision, AdaptiveStop, Precision};
@@ -29,12 +30,13 @@ use crate::play::runner::PlayedGame;
 use crate::play::setup::Destination;
 use crate::ratings::Bound;
 use crate::report::Audience;
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::{Notation, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+type Result<T, E = CalibrateError> = std::result::Result<T, E>;
 
 /// Default tolerance of a validated gap: its 95% interval must lie within target ± this.
 pub const DEFAULT_TOLERANCE: f64 = 50.0;
@@ -106,32 +108,32 @@ fn is_iccs(n: &Notation) -> bool {
 
 impl CalibrateSettings {
     /// Checks the settings (errors name the flag).
-    pub fn check(&self) -> anyhow::Result<()> {
+    pub fn check(&self) -> Result<()> {
         self.knob.check_grid(&self.grid)?;
         if self.targets.is_empty() {
-            bail!("--targets needs at least one value");
+            refuse!("--targets needs at least one value");
         }
         if self.targets.windows(2).any(|w| w[1] <= w[0]) {
-            bail!("--targets must increase (weakest level first)");
+            refuse!("--targets must increase (weakest level first)");
         }
         if self.names.len() != self.targets.len() {
-            bail!(
+            refuse!(
                 "--names gives {} names for {} targets",
                 self.names.len(),
                 self.targets.len()
             );
         }
         if self.names.iter().any(|n| n.is_empty()) {
-            bail!("--names: a level name is empty");
+            refuse!("--names: a level name is empty");
         }
         if self.pairs == 0 || self.validate_pairs == 0 || self.max_nodes == 0 {
-            bail!("--pairs, --validate-pairs and --max-nodes must be at least 1");
+            refuse!("--pairs, --validate-pairs and --max-nodes must be at least 1");
         }
         if self.bootstrap < 100 {
-            bail!("--bootstrap must be at least 100");
+            refuse!("--bootstrap must be at least 100");
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
-            bail!(
+            refuse!(
                 "--tolerance must be a positive number of Elo, not {}",
                 self.tolerance
             );
@@ -141,7 +143,7 @@ impl CalibrateSettings {
                 || self.max_games.is_some()
                 || self.max_time.is_some() =>
             {
-                bail!(
+                refuse!(
                     "--grid-precision, --max-games and --max-time apply to a calibration played \
                      to a precision: add --precision"
                 )
@@ -149,18 +151,22 @@ impl CalibrateSettings {
             _ => {}
         }
         if let Some(p) = self.precision {
-            self.stage_precision(p, 1).check(self.grid_pairings())?;
+            self.stage_precision(p, 1)
+                .check(self.grid_pairings())
+                .map_err(other)?;
             let g = self.grid_precision.unwrap_or(p);
             self.stage_precision(g, 1)
                 .check(self.grid_pairings())
                 .map_err(|e| {
-                    anyhow!(
+                    invalid!(
                         "{}",
                         e.to_string().replace("--precision", "--grid-precision")
                     )
                 })?;
             if self.names.len() >= 2 {
-                self.stage_precision(p, 1).check(self.names.len() - 1)?;
+                self.stage_precision(p, 1)
+                    .check(self.names.len() - 1)
+                    .map_err(other)?;
             }
         }
         if let Some((_, mods)) = self.base.split_once(':') {
@@ -170,20 +176,20 @@ impl CalibrateSettings {
                 .filter_map(|kv| kv.split_once('='))
                 .any(|(k, _)| k.trim() == key)
             {
-                bail!("--base already sets {key}; the calibration moves it");
+                refuse!("--base already sets {key}; the calibration moves it");
             }
         }
         let base =
-            resolve_player(&self.base).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            resolve_player(&self.base).map_err(|e| invalid!("--base '{}': {e}", self.base))?;
         match (&base, self.knob.is_external()) {
             (PlayerSpec::External(_), true) | (PlayerSpec::Engine(_), false) => {}
-            (_, true) => bail!(
+            (_, true) => refuse!(
                 "--knob {} moves an external engine: --base must be an engine file with a \
                  [uci] table, not '{}'",
                 self.knob.key(),
                 self.base
             ),
-            (_, false) => bail!(
+            (_, false) => refuse!(
                 "--knob {} moves the built-in engine: --base must be default, a level or a \
                  built-in engine file, not '{}' (an external engine takes go-nodes, go-depth, \
                  movetime or option:<name>)",
@@ -192,7 +198,7 @@ impl CalibrateSettings {
             ),
         }
         for v in &self.grid {
-            resolve_player(&self.spec(*v)).map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            resolve_player(&self.spec(*v)).map_err(|e| invalid!("--base '{}': {e}", self.base))?;
         }
         Ok(())
     }
@@ -214,10 +220,10 @@ impl CalibrateSettings {
     }
 
     /// The wall-time budget, parsed.
-    pub fn time_budget(&self) -> anyhow::Result<Option<Duration>> {
+    pub fn time_budget(&self) -> Result<Option<Duration>> {
         self.max_time
             .as_deref()
-            .map(|t| parse_duration(t, "--max-time"))
+            .map(|t| parse_duration(t, "--max-time").map_err(other))
             .transpose()
     }
 
@@ -235,9 +241,9 @@ impl CalibrateSettings {
     /// The engine file of an external engine level at knob value `value`: the base engine file
     /// with the base's own overrides and the knob set (see [`engine_file_with`]), headed by a
     /// comment saying how it was calibrated.
-    pub fn engine_file(&self, value: f64) -> anyhow::Result<String> {
+    pub fn engine_file(&self, value: f64) -> Result<String> {
         let Knob::External(knob) = &self.knob else {
-            bail!(
+            refuse!(
                 "--knob {} is not a knob of an external engine",
                 self.knob.key()
             );
@@ -247,16 +253,18 @@ impl CalibrateSettings {
             None => (self.base.trim(), ""),
         };
         let mut text =
-            std::fs::read_to_string(path).with_context(|| format!("--base: cannot read {path}"))?;
-        let Some(resolved) = crate::play::player::uci::load_external(Path::new(path))? else {
-            bail!("--base {path} is not an external engine file (no [uci] table)");
+            std::fs::read_to_string(path).io_context(|| format!("--base: cannot read {path}"))?;
+        let Some(resolved) =
+            crate::play::player::uci::load_external(Path::new(path)).map_err(other)?
+        else {
+            refuse!("--base {path} is not an external engine file (no [uci] table)");
         };
         for item in mods.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = item
                 .split_once('=')
-                .ok_or_else(|| anyhow!("--base: '{item}' is not key=value"))?;
+                .ok_or_else(|| invalid!("--base: '{item}' is not key=value"))?;
             let other = ExternalKnob::parse(k)
-                .ok_or_else(|| anyhow!("--base: '{}' is not an external engine knob", k.trim()))?;
+                .ok_or_else(|| invalid!("--base: '{}' is not an external engine knob", k.trim()))?;
             text = engine_file_with(&text, &resolved, &other, v.trim());
         }
         text = engine_file_with(&text, &resolved, knob, &self.knob.format(value));
@@ -274,18 +282,20 @@ impl CalibrateSettings {
 
     /// The levels file of the placed levels (their `specs`, in target order),
     /// with a header saying how they were calibrated.
-    pub fn levels_file(&self, specs: &[String]) -> anyhow::Result<String> {
+    pub fn levels_file(&self, specs: &[String]) -> Result<String> {
         let levels: Vec<chuhan_engine::Level> = specs
             .iter()
             .map(|s| {
-                resolve_engine(s, &builtin_levels()).map(|c| {
-                    c.level.unwrap_or_else(|| chuhan_engine::Level {
-                        name: s.clone(),
-                        ..chuhan_engine::Level::easy()
+                resolve_engine(s, &builtin_levels())
+                    .map(|c| {
+                        c.level.unwrap_or_else(|| chuhan_engine::Level {
+                            name: s.clone(),
+                            ..chuhan_engine::Level::easy()
+                        })
                     })
-                })
+                    .map_err(other)
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect::<Result<_>>()?;
         let header = format!(
             "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
              Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
@@ -307,7 +317,7 @@ impl CalibrateSettings {
     }
 
     /// The grid stage's ladder: every grid setting, neighbours and next-but-one.
-    pub fn grid_ladder(&self) -> anyhow::Result<LadderConfig> {
+    pub fn grid_ladder(&self) -> Result<LadderConfig> {
         let knob = &self.knob;
         let players: Vec<LadderPlayer> = self
             .grid
@@ -318,7 +328,7 @@ impl CalibrateSettings {
             })
             .collect();
         let grid = self.ladder(Stage::Grid.name(), players, self.pairs, 2);
-        grid.validate("calibration grid")?;
+        grid.validate("calibration grid").map_err(other)?;
         Ok(grid)
     }
 
@@ -382,7 +392,7 @@ fn play_stage(
     precision: Option<&Precision>,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<(Analysis, Option<AdaptiveStop>)> {
+) -> Result<(Analysis, Option<AdaptiveStop>)> {
     let (analysis, records, stop) = match precision {
         Some(p) => {
             let plan = LadderPlan {
@@ -392,11 +402,12 @@ fn play_stage(
                 copy: None,
                 precision: Some(*p),
             };
-            let (outcome, stop) = run_to_precision(plan, p, concurrency, audience)?;
+            let (outcome, stop) =
+                run_to_precision(plan, p, concurrency, audience).map_err(other)?;
             // A stage played to a precision is never sharded, so the ladder fits its ratings.
             let analysis = outcome
                 .analysis
-                .ok_or_else(|| anyhow!("the {} stage fitted no ratings", ladder.name))?;
+                .ok_or_else(|| invalid!("the {} stage fitted no ratings", ladder.name))?;
             (Some(analysis), outcome.finished.records, Some(stop))
         }
         None => {
@@ -405,7 +416,8 @@ fn play_stage(
                 stage_destination(dir),
                 concurrency,
                 audience,
-            )?;
+            )
+            .map_err(other)?;
             (None, finished.records, None)
         }
     };
@@ -424,14 +436,14 @@ pub(super) fn stage_analysis(
     records: &BTreeMap<u64, PlayedGame>,
     dir: Option<&Path>,
     knob: (&Knob, &[f64]),
-) -> anyhow::Result<Analysis> {
+) -> Result<Analysis> {
     let mut analysis = match fitted {
         Some(a) => a,
         None => fit_ratings_of(config, records)
-            .map_err(|e| anyhow!("cannot fit the {stage} stage: {e}"))?,
+            .map_err(|e| invalid!("cannot fit the {stage} stage: {e}"))?,
     };
     if let Some(dir) = dir {
-        write_gaps_csv(dir, &analysis.gaps)?;
+        write_gaps_csv(dir, &analysis.gaps).map_err(other)?;
     }
     // Steps too far apart, with an in-between setting on the knob's scale (a ladder's own
     // node-budget notes are replaced: the knob's scale is the one to propose on).
@@ -481,8 +493,8 @@ fn file_stem(name: &str) -> String {
         .collect()
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).io_context(|| format!("cannot write {}", path.display()))
 }
 
 /// One validated gap: adjacent calibrated levels, target against measured.
@@ -558,26 +570,26 @@ pub enum CalibrationEvent<'a> {
 /// A new calibration in `out` (default `results/<date>-calibrate-<knob>/`, absent or empty):
 /// checks the settings, creates and locks the folder (hold the lock for the run) and writes
 /// calibrate.toml.
-pub fn start(
-    settings: &CalibrateSettings,
-    out: Option<&Path>,
-) -> anyhow::Result<(PathBuf, FolderLock)> {
+pub fn start(settings: &CalibrateSettings, out: Option<&Path>) -> Result<(PathBuf, FolderLock)> {
     settings.check()?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => default_out_dir(&format!("calibrate-{}", settings.knob.key())),
     };
-    let lock = crate::play::setup::lock_new(&dir)?;
-    write(&dir.join("calibrate.toml"), &toml::to_string(settings)?)?;
+    let lock = crate::play::setup::lock_new(&dir).map_err(other)?;
+    write(
+        &dir.join("calibrate.toml"),
+        &toml::to_string(settings).map_err(other)?,
+    )?;
     Ok((dir, lock))
 }
 
 /// The settings of the calibration in `dir` (its calibrate.toml).
-pub fn resume(dir: &Path) -> anyhow::Result<CalibrateSettings> {
+pub fn resume(dir: &Path) -> Result<CalibrateSettings> {
     let path = dir.join("calibrate.toml");
     let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {} (not a calibration folder?)", path.display()))?;
-    toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+        .io_context(|| format!("cannot read {} (not a calibration folder?)", path.display()))?;
+    toml::from_str(&text).map_err(|e| invalid!("{}: {e}", path.display()))
 }
 
 /// Runs (or continues) the calibration in `dir`: plays the grid, fits the curve, writes
@@ -591,7 +603,7 @@ pub fn run(
     concurrency: Option<usize>,
     audience: Audience,
     on_event: &mut dyn FnMut(CalibrationEvent),
-) -> anyhow::Result<CalibrationOutcome> {
+) -> Result<CalibrationOutcome> {
     settings.check()?;
     let knob = &settings.knob;
     let started = Instant::now();
@@ -632,8 +644,8 @@ pub fn run(
 
     // 3. Validate: adjacent calibrated levels against each other.
     if settings.names.len() < 2 {
-        write_gaps_csv(dir, &fit.gaps)?;
-        crate::report::html::write_report(dir)?;
+        write_gaps_csv(dir, &fit.gaps).map_err(other)?;
+        crate::report::html::write_report(dir).map_err(other)?;
         return Ok(outcome);
     }
     let validate_precision = match settings.precision {
@@ -691,11 +703,11 @@ pub(super) fn placement(
     settings: &CalibrateSettings,
     dir: &Path,
     fit: &Analysis,
-) -> anyhow::Result<(Calibration, Vec<f64>, Vec<String>)> {
+) -> Result<(Calibration, Vec<f64>, Vec<String>)> {
     let knob = &settings.knob;
     let measured = curve_points(&settings.grid, fit);
     let cal = Calibration::fit(knob.clone(), &measured)
-        .map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
+        .map_err(|e| invalid!("cannot fit Elo({knob}): {e}"))?;
     let placed = cal.place(&settings.targets)?;
     let specs = if knob.is_external() {
         settings
@@ -724,7 +736,7 @@ pub(super) fn place_levels(
     settings: &CalibrateSettings,
     dir: &Path,
     fit: &Analysis,
-) -> anyhow::Result<(Vec<f64>, Vec<String>)> {
+) -> Result<(Vec<f64>, Vec<String>)> {
     let knob = &settings.knob;
     let (cal, placed, specs) = placement(settings, dir, fit)?;
     if settings.knob.is_external() {
@@ -732,7 +744,7 @@ pub(super) fn place_levels(
         // what was written.
         let folder = dir.join("levels");
         std::fs::create_dir_all(&folder)
-            .with_context(|| format!("cannot create {}", folder.display()))?;
+            .io_context(|| format!("cannot create {}", folder.display()))?;
         for (name, &v) in settings.names.iter().zip(&placed) {
             write(&level_file(dir, name), &settings.engine_file(v)?)?;
         }
@@ -768,8 +780,9 @@ pub(super) fn place_levels(
             chosen: &chosen,
             log_x: *knob == Knob::Nodes,
         },
-    )?;
-    crate::report::html::write_report(dir)?;
+    )
+    .map_err(other)?;
+    crate::report::html::write_report(dir).map_err(other)?;
     Ok((placed, specs))
 }
 
@@ -779,7 +792,7 @@ pub(super) fn check_gaps(
     settings: &CalibrateSettings,
     dir: &Path,
     check: &Analysis,
-) -> anyhow::Result<Vec<GapCheck>> {
+) -> Result<Vec<GapCheck>> {
     let mut gaps = Vec::new();
     let mut csv =
         String::from("from,to,target_gap,measured_gap,lo95,hi95,half_width,tolerance,pass\n");
@@ -805,8 +818,8 @@ pub(super) fn check_gaps(
         });
     }
     write(&dir.join("validation.csv"), &csv)?;
-    write_gaps_csv(dir, &check.gaps)?;
-    crate::report::html::write_report(dir)?;
+    write_gaps_csv(dir, &check.gaps).map_err(other)?;
+    crate::report::html::write_report(dir).map_err(other)?;
     Ok(gaps)
 }
 

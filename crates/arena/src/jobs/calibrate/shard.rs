@@ -18,6 +18,7 @@
 //! A calibration played to a precision plans each round from every game so far: no shard can,
 //! so it is refused ([`refuse_precision`]). [`Progress`] tells a driver which stage comes next.
 
+use super::error::{invalid, other, refuse, CalibrateError, IoContext};
 use super::job::{place_levels, placement, stage_analysis, CalibrationEvent, GapCheck};
 use super::CalibrateSettings;
 use crate::jobs::ladder::{play, Analysis};
@@ -27,12 +28,13 @@ use crate::play::runner::PlayedGame;
 use crate::play::schedule::Shard;
 use crate::play::setup::{lock_new, Destination, Finished};
 use crate::report::Audience;
-use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+type Result<T, E = CalibrateError> = std::result::Result<T, E>;
 
 /// The file in a shard folder that names its stage and shard.
 pub const STAGE_FILE: &str = "stage.toml";
@@ -112,18 +114,18 @@ pub fn is_shard(dir: &Path) -> bool {
 }
 
 /// Reads the stage.toml of the shard folder `dir`.
-pub fn read_stage(dir: &Path) -> anyhow::Result<StageFile> {
+pub fn read_stage(dir: &Path) -> Result<StageFile> {
     let path = dir.join(STAGE_FILE);
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+    let text =
+        std::fs::read_to_string(&path).io_context(|| format!("cannot read {}", path.display()))?;
+    toml::from_str(&text).map_err(|e| invalid!("{}: {e}", path.display()))
 }
 
 /// Refuses a calibration played to a precision: its rounds are planned from every game so far,
 /// which no shard has.
-pub fn refuse_precision(settings: &CalibrateSettings) -> anyhow::Result<()> {
+pub fn refuse_precision(settings: &CalibrateSettings) -> Result<()> {
     if settings.precision.is_some() {
-        bail!(
+        refuse!(
             "--shard: a calibration played to --precision plans each round from every game so \
              far (adaptive rounds), so no shard can play its share; shard one with fixed \
              budgets (--pairs, --validate-pairs) and no --precision, --grid-precision, \
@@ -140,20 +142,20 @@ pub fn stage_config(
     stage: Stage,
     from: Option<&Path>,
     shard: Shard,
-) -> anyhow::Result<RunConfig> {
+) -> Result<RunConfig> {
     refuse_precision(settings)?;
     let mut config = match (stage, from) {
         (Stage::Grid, None) => settings.grid_ladder()?.run_config(RunKind::Calibrate),
         (Stage::Grid, Some(_)) => {
-            bail!("--stage grid is the first stage: give no --from (it starts from nothing)")
+            refuse!("--stage grid is the first stage: give no --from (it starts from nothing)")
         }
-        (Stage::Validate, None) => bail!(
+        (Stage::Validate, None) => refuse!(
             "--stage validate needs --from MERGED: the calibration folder `chuhan merge` wrote \
              from the grid's shards"
         ),
         (Stage::Validate, Some(from)) => {
             if settings.names.len() < 2 {
-                bail!(
+                refuse!(
                     "{}: a calibration of one level has no validation stage; it is finished",
                     from.display()
                 );
@@ -170,20 +172,17 @@ pub fn stage_config(
 
 /// The knob values and player specs of the levels placed by the grid merged in the
 /// calibration folder `dir` (recomputed from its games, as the merge placed them).
-fn placed_levels(
-    settings: &CalibrateSettings,
-    dir: &Path,
-) -> anyhow::Result<(Vec<f64>, Vec<String>)> {
+fn placed_levels(settings: &CalibrateSettings, dir: &Path) -> Result<(Vec<f64>, Vec<String>)> {
     let grid = dir.join(Stage::Grid.folder());
     if is_shard(dir) {
-        bail!(
+        refuse!(
             "{} is a shard folder of one stage; give the calibration folder chuhan merge wrote \
              from the grid's shards",
             dir.display()
         );
     }
     if !grid.join("manifest.toml").is_file() {
-        bail!(
+        refuse!(
             "{}: no merged grid stage in this folder (merge the grid's shards into it first: \
              chuhan merge --out {} GRID_SHARD_DIR...)",
             dir.display(),
@@ -205,17 +204,17 @@ fn placed_levels(
 }
 
 /// The games of the finished stage folder `dir` (whole rows of games.csv).
-fn read_records(dir: &Path) -> anyhow::Result<BTreeMap<u64, PlayedGame>> {
+fn read_records(dir: &Path) -> Result<BTreeMap<u64, PlayedGame>> {
     let path = dir.join("games.csv");
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(&path).io_context(|| format!("cannot read {}", path.display()))?;
     if text.lines().next() != Some(GAMES_HEADER) {
-        bail!("{}:1: expected the header '{GAMES_HEADER}'", path.display());
+        refuse!("{}:1: expected the header '{GAMES_HEADER}'", path.display());
     }
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
     let mut records = BTreeMap::new();
     for (i, row) in reader.deserialize::<PlayedGame>().enumerate() {
-        let row: PlayedGame = row.map_err(|e| anyhow!("{}:{}: {e}", path.display(), i + 2))?;
+        let row: PlayedGame = row.map_err(|e| invalid!("{}:{}: {e}", path.display(), i + 2))?;
         records.insert(row.game, row);
     }
     Ok(records)
@@ -230,23 +229,29 @@ pub fn start_shard(
     from: Option<&Path>,
     shard: Shard,
     out: &Path,
-) -> anyhow::Result<(StageFile, FolderLock)> {
+) -> Result<(StageFile, FolderLock)> {
     settings.check()?;
     // Checked before the folder is made: a refused shard leaves nothing behind.
     stage_config(settings, stage, from, shard)?;
-    let lock = lock_new(out)?;
+    let lock = lock_new(out).map_err(other)?;
     let file = StageFile {
         stage,
         shard,
         from: from.map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf())),
     };
-    write(&out.join(SETTINGS_FILE), &toml::to_string(settings)?)?;
-    write(&out.join(STAGE_FILE), &toml::to_string(&file)?)?;
+    write(
+        &out.join(SETTINGS_FILE),
+        &toml::to_string(settings).map_err(other)?,
+    )?;
+    write(
+        &out.join(STAGE_FILE),
+        &toml::to_string(&file).map_err(other)?,
+    )?;
     Ok((file, lock))
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).io_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Plays (or resumes: its stage folder exists) the shard in the shard folder `dir`. A shard
@@ -255,7 +260,7 @@ pub fn play_shard(
     dir: &Path,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<(StageFile, Finished)> {
+) -> Result<(StageFile, Finished)> {
     let file = read_stage(dir)?;
     let settings = super::job::resume(dir)?;
     let config = stage_config(&settings, file.stage, file.from.as_deref(), file.shard)?;
@@ -265,7 +270,7 @@ pub fn play_shard(
     } else {
         Destination::New(run_dir)
     };
-    let (_, finished) = play(config, destination, concurrency, audience)?;
+    let (_, finished) = play(config, destination, concurrency, audience).map_err(other)?;
     Ok((file, finished))
 }
 
@@ -383,11 +388,11 @@ pub fn write_merged(
     set: &mut ShardSet,
     out: &Path,
     on_event: &mut dyn FnMut(CalibrationEvent),
-) -> anyhow::Result<(MergedStage, usize)> {
+) -> Result<(MergedStage, usize)> {
     let shards = set
         .calibration
         .clone()
-        .ok_or_else(|| anyhow!("the shards given are not a calibration stage's"))?;
+        .ok_or_else(|| invalid!("the shards given are not a calibration stage's"))?;
     let settings = &shards.settings;
     let knob = &settings.knob;
     let first_dir = set
@@ -403,8 +408,11 @@ pub fn write_merged(
             ResultsDir::check_new(out)?;
             let merged = set.merged()?;
             std::fs::create_dir_all(out)
-                .with_context(|| format!("cannot create {}", out.display()))?;
-            write(&out.join(SETTINGS_FILE), &toml::to_string(settings)?)?;
+                .io_context(|| format!("cannot create {}", out.display()))?;
+            write(
+                &out.join(SETTINGS_FILE),
+                &toml::to_string(settings).map_err(other)?,
+            )?;
             write_folder(set, &merged, &stage_dir)?;
             let analysis = stage_analysis(
                 &set.config,
@@ -414,7 +422,7 @@ pub fn write_merged(
                 Some(&stage_dir),
                 (knob, &settings.grid),
             )?;
-            crate::report::html::write_report(&stage_dir)?;
+            crate::report::html::write_report(&stage_dir).map_err(other)?;
             on_event(CalibrationEvent::Grid(&analysis));
             let (values, specs) = place_levels(settings, out, &analysis)?;
             on_event(CalibrationEvent::Placed {
@@ -422,8 +430,8 @@ pub fn write_merged(
                 specs: &specs,
             });
             if settings.names.len() < 2 {
-                crate::jobs::ladder::write_gaps_csv(out, &analysis.gaps)?;
-                crate::report::html::write_report(out)?;
+                crate::jobs::ladder::write_gaps_csv(out, &analysis.gaps).map_err(other)?;
+                crate::report::html::write_report(out).map_err(other)?;
             }
             let games = merged.records.len();
             Ok((
@@ -453,7 +461,7 @@ pub fn write_merged(
                 .into());
             }
             if stage_dir.join("manifest.toml").exists() {
-                bail!(
+                refuse!(
                     "{}: the validation stage is merged already",
                     stage_dir.display()
                 );
@@ -468,7 +476,7 @@ pub fn write_merged(
                 Some(&stage_dir),
                 (knob, &values),
             )?;
-            crate::report::html::write_report(&stage_dir)?;
+            crate::report::html::write_report(&stage_dir).map_err(other)?;
             let gaps = super::job::check_gaps(settings, out, &analysis)?;
             on_event(CalibrationEvent::Validated {
                 analysis: &analysis,
@@ -493,7 +501,7 @@ pub struct Progress {
 
 impl Progress {
     /// Reads the calibration folder `dir`.
-    pub fn read(dir: &Path) -> anyhow::Result<Progress> {
+    pub fn read(dir: &Path) -> Result<Progress> {
         let settings = super::job::resume(dir)?;
         let merged = |s: Stage| dir.join(s.folder()).join("manifest.toml").is_file();
         // A stage folder is whole once the outputs that follow it are written.
