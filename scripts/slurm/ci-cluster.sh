@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI on a real (one-node) Slurm cluster: installs Debian's munge, slurmctld, slurmd and
 # slurm-client when missing (root), starts them without systemd, runs 4-task arrays of a small
-# match (one shard resumed from an interrupted folder), a small ladder and a sharded SPRT through
-# scripts/slurm/*.sbatch, merges each with merge.sbatch (--dependency=afterok), compares every
+# match (one shard resumed from an interrupted folder), a small ladder, a sharded SPRT and a
+# calibration stage by stage (calibrate.sh) through scripts/slurm/*.sbatch, merges each with
+# merge.sbatch (--dependency=afterok), compares every
 # merged folder with the single-machine run, and stops the daemons it started by their PIDs
 # (also on failure).
 #   scripts/slurm/ci-cluster.sh            (builds and uses target/release/chuhan)
@@ -146,11 +147,18 @@ export CHUHAN_CHECK_SECONDS=1
 merges=("$(submit match "${match_args[@]}")" "$(submit ladder "${ladder_args[@]}")"
   "$(submit sprt "${sprt_args[@]}")")
 say "submitted arrays and merge jobs ${merges[*]}"
+# A calibration, stage by stage: 4-task arrays of the grid and of the validation, each merged
+# into runs/calibrate/merged, the four jobs chained by calibrate.sh.
+calibrate_args=(--knob nodes --grid 40,150,600 --targets 0,200 --names weak,strong --pairs 2
+  --validate-pairs 4 --seed 6 --quiet)
+CHUHAN_SBATCH="-o $work/logs/calibrate-%x-%A_%a.out" CHUHAN_ARRAY_SBATCH=--cpus-per-task=1 \
+  scripts/slurm/calibrate.sh "$runs/calibrate" 4 "${calibrate_args[@]}" >&2
 
 # The single-machine runs, meanwhile.
 "$CHUHAN" match "${match_args[@]}" --out "$work/single-match" >/dev/null
 "$CHUHAN" ladder "${ladder_args[@]}" --out "$work/single-ladder" >/dev/null
 "$CHUHAN" sprt "${sprt_args[@]}" --out "$work/single-sprt" >/dev/null
+"$CHUHAN" calibrate "${calibrate_args[@]}" --out "$work/single-calibrate" >/dev/null
 
 for _ in $(seq 600); do
   [ -z "$(squeue -h -o %i)" ] && break
@@ -160,13 +168,16 @@ done
 for kind in match ladder sprt; do
   [ -f "$runs/$kind/merged/summary.csv" ] || { say "no merged $kind folder"; exit 1; }
 done
+"$CHUHAN" merge --check "$runs/calibrate/merged" >/dev/null ||
+  { say "the sharded calibration is not finished"; exit 1; }
 grep -q "resuming shard 1/4" "$work"/logs/match-*_1.out || { say "shard 1 was not resumed"; exit 1; }
 [ -f "$runs/sprt/decided" ] || { say "no sprt task saw the decision"; exit 1; }
-stopped=$(cat "$work"/logs/sprt-*.out | grep -c -e "stopping shard" -e "is not needed" || true)
+stopped=$(cat "$work"/logs/sprt-*.out | grep -c -e "stopping shard" -e "is not needed" -e "stopped itself" || true)
 # Tasks that finished their share before every shard had reached the decision end on their
 # own (on 2 CPUs the first two finish before the last two start); the others must be stopped.
 [ "$stopped" -ge 1 ] || { say "no sprt task was stopped by the decision"; exit 1; }
-say "sprt: $stopped of 4 tasks stopped by the decision; $(grep 'games after the stop' "$runs/sprt/decided")"
+after=$("$CHUHAN" merge --check "$runs/sprt"/shard-* | sed -n 's/^games after the stop: //p')
+say "sprt: $stopped of 4 tasks stopped by the decision; games after the stop: $(sed -n 's/^games after the stop: //p' "$runs/sprt/decided") when it was seen, $after in all"
 
 python3 - "$work" <<'PY'
 import csv, sys, tomllib
@@ -201,5 +212,13 @@ with open(f"{work}/runs/sprt/merged/manifest.toml", "rb") as f:
     stop = tomllib.load(f)["merge"]["stopped_at_pair"]
 check("sprt", ["summary.csv"], below=2 * stop + 2)
 assert ",H1" in text(f"{work}/runs/sprt/merged", "summary.csv")
+
+single, merged = f"{work}/single-calibrate", f"{work}/runs/calibrate/merged"
+for stage in ["grid", "validate"]:
+    assert games(f"{merged}/{stage}") == games(f"{single}/{stage}"), f"calibrate: {stage} differs"
+for name in ["calibration.csv", "levels.toml", "validation.csv", "gaps.csv"]:
+    assert text(merged, name) == text(single, name), f"calibrate: {name} differs"
+print(f"ci-cluster: calibrate: merged grid ({len(games(merged + '/grid'))} games) and validation "
+      f"({len(games(merged + '/validate'))}) equal the single run's", file=sys.stderr)
 PY
 say "passed in $(($(date +%s) - started)) s"

@@ -38,6 +38,7 @@ const RESUME_PAIRS: u64 = 500;
 fn config(pairs: u64) -> RunConfig {
     RunConfig {
         command: RunKind::Match,
+        game: Default::default(),
         seed: 1,
         pairs,
         rules: chuhan_engine::RuleSet::default(),

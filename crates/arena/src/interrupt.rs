@@ -4,8 +4,9 @@
 //! What "cleanly" means for a job: no new game (epoch, batch, iteration) starts; a game in flight
 //! is abandoned at its next move ([`crate::play::game::Ending::Interrupted`]) and not recorded,
 //! so `--resume` plays it again exactly as after a kill; everything complete is written whole;
-//! the job then returns [`Interrupted`] (through `anyhow` where the job's error type is
-//! `anyhow::Error`) and its caller releases the folder lock by dropping it.
+//! the job then returns [`Interrupted`] (as the source of its error enum's `Interrupted`
+//! variant, so the binary finds it in the error's chain) and its caller releases the folder
+//! lock by dropping it.
 //!
 //! The request is process-wide by nature (a signal is sent to the process, not to one run), so
 //! it is one flag here rather than a field of every job's settings: a job in a library test

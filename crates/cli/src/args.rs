@@ -700,6 +700,22 @@ pub struct CalibrateArgs {
     /// The game played.
     #[command(flatten)]
     pub game: GameArgs,
+    /// Play one stage's shard `i/n` on this machine (fixed budgets only: no --precision), into
+    /// --out; `chuhan merge` joins a stage's shards into the calibration folder the next stage
+    /// starts from. Needs --stage.
+    #[arg(long, requires = "stage", conflicts_with = "resume")]
+    pub shard: Option<String>,
+    /// With --shard: the stage, grid (first; settings from the flags) or validate (settings
+    /// and placed levels from --from).
+    #[arg(long, requires = "shard")]
+    pub stage: Option<String>,
+    /// With --stage validate: the calibration folder `chuhan merge` wrote from the grid's
+    /// shards.
+    #[arg(long, requires = "stage")]
+    pub from: Option<PathBuf>,
+    /// Move notation of every stage's games.pgn: `iccs` (default), `wxf` or `chinese`.
+    #[arg(long, value_parser = ["iccs", "wxf", "chinese"])]
+    pub pgn_format: Option<String>,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

@@ -484,3 +484,240 @@ fn fairy_stockfish_is_calibrated_by_its_skill_level_at_a_node_limit() {
         "2 pairs of validation games"
     );
 }
+
+/// Runs `chuhan calibrate` with `args` and `--quiet`, asserting exit 0.
+fn calibrate_ok(args: &[&str]) -> String {
+    let mut all = vec!["calibrate"];
+    all.extend_from_slice(args);
+    all.push("--quiet");
+    let (code, stdout, stderr) = chuhan(&all);
+    assert_eq!(code, 0, "calibrate {args:?}: {stdout}{stderr}");
+    stdout
+}
+
+fn merge(args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["merge"];
+    all.extend_from_slice(args);
+    chuhan(&all)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_calibration_sharded_stage_by_stage_equals_the_single_machine_one_game_for_game() {
+    let base = temp("sharded");
+    let single = base.join("single");
+    let (code, stdout, stderr) = calibrate(&single, &["--pairs", "2"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+
+    // The grid in 3 shards, one of them interrupted mid-row and resumed.
+    let grid: Vec<PathBuf> = (0..3)
+        .map(|i| base.join(format!("grid/shard-{i}")))
+        .collect();
+    for (i, dir) in grid.iter().enumerate() {
+        let shard = format!("{i}/3");
+        let (code, stdout, stderr) =
+            calibrate(dir, &["--pairs", "2", "--stage", "grid", "--shard", &shard]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+    }
+    let games = grid[1].join("grid/games.csv");
+    let text = std::fs::read_to_string(&games).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 3, "{text}");
+    let cut = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]);
+    std::fs::write(&games, cut).unwrap();
+    let (code, stdout, _) = merge(&["--check", s(&grid[0]), s(&grid[1]), s(&grid[2])]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("stage: grid") && stdout.contains("2 complete"),
+        "{stdout}"
+    );
+    calibrate_ok(&["--resume", s(&grid[1])]);
+    let (code, stdout, _) = merge(&["--check", s(&grid[0]), s(&grid[1]), s(&grid[2])]);
+    assert_eq!(code, 0, "{stdout}");
+
+    // A missing shard, and a shard of another calibration: exit 2 naming it, nothing written.
+    let merged = base.join("merged");
+    let (code, _, stderr) = merge(&["--out", s(&merged), s(&grid[0]), s(&grid[2])]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("shard 1/3 is missing"), "{stderr}");
+    let other = base.join("other");
+    let (code, _, stderr) = calibrate(
+        &other,
+        &[
+            "--pairs", "2", "--seed", "7", "--stage", "grid", "--shard", "1/3",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = merge(&["--out", s(&merged), s(&grid[0]), s(&other), s(&grid[2])]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(s(&other)) && stderr.contains("calibrate.toml"),
+        "{stderr}"
+    );
+    assert!(!merged.join("grid").exists());
+
+    let (code, stdout, stderr) =
+        merge(&["--out", s(&merged), s(&grid[2]), s(&grid[0]), s(&grid[1])]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("next: the validation stage"), "{stdout}");
+    let (code, stdout, _) = merge(&["--check", s(&merged)]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("next stage: validate"), "{stdout}");
+
+    // The validation in 2 shards, from the merged folder.
+    let validate: Vec<PathBuf> = (0..2)
+        .map(|i| base.join(format!("validate/shard-{i}")))
+        .collect();
+    for (i, dir) in validate.iter().enumerate() {
+        let shard = format!("{i}/2");
+        calibrate_ok(&[
+            "--stage",
+            "validate",
+            "--from",
+            s(&merged),
+            "--shard",
+            &shard,
+            "--out",
+            s(dir),
+        ]);
+    }
+    // A grid shard among them is foreign.
+    let (code, _, stderr) = merge(&["--out", s(&merged), s(&validate[0]), s(&grid[1])]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(s(&grid[1])) && stderr.contains("calibration stages"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = merge(&["--out", s(&merged), s(&validate[1])]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("shard 0/2 is missing"), "{stderr}");
+    let (code, stdout, stderr) = merge(&["--out", s(&merged), s(&validate[0]), s(&validate[1])]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("validation (adjacent levels"), "{stdout}");
+    let (code, stdout, _) = merge(&["--check", s(&merged)]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("done: yes"), "{stdout}");
+
+    // Game for game, and every derived file.
+    for stage in ["grid", "validate"] {
+        assert_eq!(
+            game_rows(&merged.join(stage)),
+            game_rows(&single.join(stage)),
+            "{stage}"
+        );
+        assert!(game_rows(&merged.join(stage)).len() > 2);
+    }
+    for file in [
+        "calibration.csv",
+        "levels.toml",
+        "validation.csv",
+        "gaps.csv",
+        "grid/gaps.csv",
+        "validate/gaps.csv",
+        "calibrate.toml",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(merged.join(file)).unwrap(),
+            std::fs::read_to_string(single.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_calibration_to_a_precision_or_a_validation_without_a_merged_grid_is_not_sharded() {
+    let base = temp("noshard");
+    let out = base.join("p");
+    let (code, _, stderr) = calibrate(
+        &out,
+        &["--precision", "100", "--stage", "grid", "--shard", "0/2"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--precision") && stderr.contains("adaptive"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a refused shard leaves no folder");
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--stage",
+        "validate",
+        "--shard",
+        "0/2",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--from"), "{stderr}");
+    // A grid shard folder is not the merged grid.
+    let grid = base.join("g");
+    let (code, _, stderr) = calibrate(
+        &grid,
+        &["--pairs", "1", "--stage", "grid", "--shard", "0/2"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--stage",
+        "validate",
+        "--from",
+        s(&grid),
+        "--shard",
+        "0/2",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("shard folder of one stage"), "{stderr}");
+    let (code, _, stderr) = calibrate(&out, &["--stage", "final", "--shard", "0/2"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("grid or validate"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn every_stage_writes_games_pgn_in_the_chosen_notation_and_it_reads_back() {
+    for (format, tag) in [("wxf", "WXF"), ("chinese", "Chinese"), ("iccs", "ICCS")] {
+        let out = temp(&format!("pgn-{format}"));
+        let (code, stdout, stderr) = calibrate(&out, &["--pairs", "1", "--pgn-format", format]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        for stage in ["grid", "validate"] {
+            let dir = out.join(stage);
+            let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+            let games = chuhan_engine::read_pgn(&text)
+                .unwrap_or_else(|e| panic!("{format} {stage}: games.pgn does not read: {e}"));
+            let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+            let rows: Vec<Vec<&str>> = csv
+                .lines()
+                .skip(1)
+                .map(|l| l.split(',').collect())
+                .collect();
+            assert!(!rows.is_empty());
+            assert_eq!(games.len(), rows.len(), "{format} {stage}");
+            assert_eq!(
+                text.matches(&format!("[Format \"{tag}\"]")).count(),
+                rows.len(),
+                "{format} {stage}"
+            );
+            for (game, row) in games.iter().zip(&rows) {
+                assert_eq!(
+                    game.tag("Round"),
+                    Some(format!("{}.{}", row[0], row[1]).as_str())
+                );
+                let moves: Vec<String> = game.moves.iter().map(|m| m.to_uci()).collect();
+                assert_eq!(moves.join(" "), row[11], "{format} {stage}");
+            }
+        }
+        let settings = std::fs::read_to_string(out.join("calibrate.toml")).unwrap();
+        assert_eq!(
+            settings.contains(&format!("pgn_format = \"{format}\"")),
+            format != "iccs",
+            "{settings}"
+        );
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}

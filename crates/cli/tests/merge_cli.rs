@@ -575,3 +575,49 @@ fn external_engines_stderr_logs_are_merged_with_their_games() {
     assert_eq!(logs(&out).len(), 4, "{:?}", logs(&out));
     assert_eq!(logs(&out), logs(&single));
 }
+
+#[test]
+fn sprt_shards_stop_once_the_joint_test_over_their_siblings_has_decided() {
+    let root = scratch("joint");
+    let mut base = SPRT.to_vec();
+    let at = base.iter().position(|a| *a == "--max-pairs").unwrap();
+    base[at + 1] = "400";
+    let single = root.join("single");
+    let mut args = base.clone();
+    args.extend(["--out", s(&single)]);
+    let single_text = ok(&args);
+    let pairs = verdict_pairs(&single_text);
+    assert!(pairs < 40, "{single_text}");
+    // Shard 0 alone cannot see a decision (the odd pairs are nobody's yet): it plays all 200
+    // of its pairs. Its last row is then cut in half, as a shard being written leaves it.
+    let shards: Vec<PathBuf> = (0..2).map(|i| root.join(format!("shard-{i}"))).collect();
+    let mut args = base.clone();
+    args.extend(["--shard", "0/2", "--out", s(&shards[0])]);
+    let first = ok(&args);
+    assert!(!first.contains("stopped:"), "{first}");
+    assert_eq!(games(&shards[0]).len(), 400);
+    keep_games_below(&shards[0], 398, "398,399,rnbakabnr/9/1c5c1/p1p1");
+    // Shard 1 reads shard 0's whole rows and its own, and stops at the single machine's pair.
+    let mut args = base.clone();
+    args.extend(["--shard", "1/2", "--out", s(&shards[1])]);
+    let second = ok(&args);
+    assert!(
+        second.contains(&format!(
+            "stopped: the joint test over 2 shard folders decided H1 at pair {}",
+            pairs - 1
+        )),
+        "{second}"
+    );
+    let played = games(&shards[1]).len();
+    assert!(played < 100, "shard 1 played {played} of its 400 games");
+    let (code, status, _) = chuhan(&["merge", "--check", s(&shards[0]), s(&shards[1])]);
+    assert_eq!(code, 0, "{status}");
+    let out = root.join("merged");
+    merge_ok(&out, &[&shards[0], &shards[1]]);
+    assert_eq!(read(&out, "summary.csv"), read(&single, "summary.csv"));
+    // Resumed after the decision, a shard stops again at once.
+    let (code, text, err) = chuhan(&["sprt", "--resume", s(&shards[1]), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("stopped: the joint test"), "{text}");
+    assert!(games(&shards[1]).len() < 100);
+}

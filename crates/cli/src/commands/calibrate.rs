@@ -4,14 +4,24 @@
 
 use crate::args::CalibrateArgs;
 use crate::{EXIT_FAIL, EXIT_OK};
-use anyhow::anyhow;
+use anyhow::{anyhow, bail};
+use chuhan_arena::jobs::calibrate::shard::{self, Stage};
 use chuhan_arena::jobs::calibrate::{self, parse_list, CalibrateSettings, CalibrationEvent, Knob};
 use chuhan_arena::jobs::ladder::{signed, RATING_HEADER};
+use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::lock_existing;
 use chuhan_arena::report::table;
+use std::path::Path;
 
 /// Runs the command.
 pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
+    if let Some(shard) = &args.shard {
+        return run_shard(args, shard);
+    }
+    if let Some(dir) = args.resume.as_deref().filter(|d| shard::is_shard(d)) {
+        let _lock = lock_existing(dir)?;
+        return play_shard(dir, args);
+    }
     // Held until the run ends: one writer per results folder.
     let (settings, dir, _lock) = match &args.resume {
         Some(dir) => {
@@ -34,8 +44,57 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         }
     };
     crate::signals::resume_with(&["chuhan", "calibrate", "--resume", &dir.to_string_lossy()]);
-    let knob = settings.knob.clone();
-    let mut on_event = |event: CalibrationEvent| match event {
+    let mut on_event = |event: CalibrationEvent| print_event(&settings, event);
+    let outcome = calibrate::run(
+        &settings,
+        &dir,
+        args.session.concurrency,
+        args.session.audience(),
+        &mut on_event,
+    )?;
+    if outcome.validation_pending {
+        outln!(
+            "--max-time spent by the grid stage: levels placed in {}, not yet validated; \
+             continue with chuhan calibrate --resume {}",
+            dir.join(if settings.knob.is_external() {
+                "levels"
+            } else {
+                "levels.toml"
+            })
+            .display(),
+            dir.display()
+        );
+        return Ok(if args.strict { EXIT_FAIL } else { EXIT_OK });
+    }
+    let failed = outcome.gaps.iter().filter(|c| !c.pass).count();
+    if failed > 0 && args.strict {
+        outln!(
+            "{failed} gap(s) whose 95% interval is not within target ± {:.0} Elo; results in {}",
+            settings.tolerance,
+            dir.display()
+        );
+        return Ok(EXIT_FAIL);
+    }
+    if settings.knob.is_external() {
+        outln!(
+            "levels written as engine files to {}; results in {}",
+            dir.join("levels").display(),
+            dir.display()
+        );
+    } else {
+        outln!(
+            "levels written to {}; results in {}",
+            dir.join("levels.toml").display(),
+            dir.display()
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+/// Prints one stage's tables as the calibration (or a merge of its shards) completes it.
+pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
+    let knob = &settings.knob;
+    match event {
         CalibrationEvent::Grid(fit) => {
             outln!("grid ({} {}):", knob.key(), settings.base);
             outln!("{}", table(&RATING_HEADER, &fit.rating_rows()));
@@ -108,51 +167,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                 outln!("note: {note}");
             }
         }
-    };
-    let outcome = calibrate::run(
-        &settings,
-        &dir,
-        args.session.concurrency,
-        args.session.audience(),
-        &mut on_event,
-    )?;
-    if outcome.validation_pending {
-        outln!(
-            "--max-time spent by the grid stage: levels placed in {}, not yet validated; \
-             continue with chuhan calibrate --resume {}",
-            dir.join(if settings.knob.is_external() {
-                "levels"
-            } else {
-                "levels.toml"
-            })
-            .display(),
-            dir.display()
-        );
-        return Ok(if args.strict { EXIT_FAIL } else { EXIT_OK });
     }
-    let failed = outcome.gaps.iter().filter(|c| !c.pass).count();
-    if failed > 0 && args.strict {
-        outln!(
-            "{failed} gap(s) whose 95% interval is not within target ± {:.0} Elo; results in {}",
-            settings.tolerance,
-            dir.display()
-        );
-        return Ok(EXIT_FAIL);
-    }
-    if settings.knob.is_external() {
-        outln!(
-            "levels written as engine files to {}; results in {}",
-            dir.join("levels").display(),
-            dir.display()
-        );
-    } else {
-        outln!(
-            "levels written to {}; results in {}",
-            dir.join("levels.toml").display(),
-            dir.display()
-        );
-    }
-    Ok(EXIT_OK)
 }
 
 /// The settings the flags give (checked by the library before anything is played).
@@ -200,5 +215,69 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         max_time: args.max_time.clone(),
         tolerance: args.tolerance,
         game: args.game.kind().unwrap_or_default(),
+        pgn_format: match args.pgn_format.as_deref() {
+            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
+            None => chuhan_engine::Notation::Iccs,
+        },
     })
+}
+
+/// `--shard i/n --stage NAME`: a new shard folder of one stage, played.
+fn run_shard(args: &CalibrateArgs, shard: &str) -> anyhow::Result<u8> {
+    let shard: Shard = shard.parse().map_err(anyhow::Error::msg)?;
+    let stage: Stage = args
+        .stage
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .map_err(anyhow::Error::msg)?;
+    let out = args
+        .out
+        .as_deref()
+        .ok_or_else(|| anyhow!("--shard needs --out SHARD_DIR, the shard's own folder"))?;
+    let settings = match (stage, &args.from) {
+        (Stage::Validate, Some(from)) => {
+            if args.knob.is_some()
+                || args.grid.is_some()
+                || args.targets.is_some()
+                || args.names.is_some()
+                || args.precision.is_some()
+                || args.pgn_format.is_some()
+            {
+                bail!(
+                    "--stage validate takes the settings from {}; give no --knob, --grid, \
+                     --targets, --names, --precision or --pgn-format",
+                    from.join(shard::SETTINGS_FILE).display()
+                );
+            }
+            calibrate::job::resume(from)?
+        }
+        (Stage::Validate, None) => bail!(
+            "--stage validate needs --from MERGED: the calibration folder chuhan merge wrote \
+             from the grid's shards"
+        ),
+        (Stage::Grid, _) => {
+            let settings = settings_from_args(args)?;
+            // The reason first: an adaptive calibration cannot be split at all.
+            shard::refuse_precision(&settings)?;
+            settings
+        }
+    };
+    let (_, _lock) = shard::start_shard(&settings, stage, args.from.as_deref(), shard, out)?;
+    play_shard(out, args)
+}
+
+/// Plays (or resumes) the shard in the shard folder `dir` and says what comes next.
+fn play_shard(dir: &Path, args: &CalibrateArgs) -> anyhow::Result<u8> {
+    let (file, finished) =
+        shard::play_shard(dir, args.session.concurrency, args.session.audience())?;
+    outln!(
+        "shard {} of the {} stage: {} games in {}; when every shard is done, merge them: \
+         chuhan merge --out MERGED SHARD_DIR...",
+        file.shard,
+        file.stage,
+        finished.records.len(),
+        finished.dir.path().display()
+    );
+    Ok(EXIT_OK)
 }

@@ -7,9 +7,13 @@
 //! ratings, gaps, pairings and the plot for a ladder), so a merged folder cannot drift from a
 //! single-machine one.
 
-use super::{ladder, matches, sprt};
+use super::{calibrate, ladder, matches, sprt};
 use crate::args::MergeArgs;
 use crate::{EXIT_FAIL, EXIT_OK};
+use chuhan_arena::jobs::calibrate::shard::{
+    write_merged, Progress, Stage, StageShards, SETTINGS_FILE, STAGE_FILE,
+};
+use chuhan_arena::jobs::calibrate::CalibrationEvent;
 use chuhan_arena::jobs::ladder::{write_outputs_of, LadderConfig, LADDER_COPY};
 use chuhan_arena::jobs::merge::{write_folder, ShardSet};
 use chuhan_arena::play::results::{RunConfig, RunKind};
@@ -19,11 +23,26 @@ use chuhan_arena::report::{summary_rows, tally};
 /// Runs the command.
 pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
     let started = std::time::Instant::now();
+    if let [dir] = &args.shards[..] {
+        if args.check && is_calibration_folder(dir) {
+            // A driver asking whether a calibration (merged stage by stage) is finished.
+            let progress = Progress::read(dir)?;
+            outln!("{progress}");
+            return Ok(if progress.next.is_none() {
+                EXIT_OK
+            } else {
+                EXIT_FAIL
+            });
+        }
+    }
     let mut set = ShardSet::read(&args.shards)?;
     for w in &set.warnings {
         eprintln!("chuhan: warning: {w}");
     }
     if args.check {
+        if let Some(c) = &set.calibration {
+            outln!("stage: {}", c.stage);
+        }
         let status = set.status();
         outln!("{status}");
         return Ok(if status.done { EXIT_OK } else { EXIT_FAIL });
@@ -32,6 +51,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         .out
         .as_deref()
         .expect("clap requires --out without --check");
+    if let Some(stage) = set.calibration.clone() {
+        return merge_stage(&mut set, &stage, out, started);
+    }
     // One writer per folder: a second merge (or any run) into the same --out is refused.
     let _lock = chuhan_arena::play::setup::lock_new(out)?;
     crate::signals::start_again();
@@ -65,8 +87,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
             let analysis = write_outputs_of(&set.config, &finished, &format!("Ladder '{name}'"))?;
             ladder::print_ratings(&analysis);
         }
-        // The library refuses calibrate stages when it reads the shards.
-        RunKind::Calibrate => anyhow::bail!("calibrate stages cannot be merged"),
+        // Calibration stages are merged above.
+        RunKind::Calibrate => anyhow::bail!("calibrate runs merge stage by stage"),
     }
     let given = set.shards.iter().flatten().count();
     outln!(
@@ -89,4 +111,53 @@ fn labels(config: &RunConfig) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// A calibration folder (not a shard): its settings and no stage file or run manifest.
+fn is_calibration_folder(dir: &std::path::Path) -> bool {
+    dir.join(SETTINGS_FILE).is_file()
+        && !dir.join(STAGE_FILE).exists()
+        && !dir.join("manifest.toml").exists()
+}
+
+/// Merges one calibration stage's shards into the calibration folder `out` (new for the grid;
+/// the grid's merged folder for the validation), printing the stage's tables.
+fn merge_stage(
+    set: &mut ShardSet,
+    stage: &StageShards,
+    out: &std::path::Path,
+    started: std::time::Instant,
+) -> anyhow::Result<u8> {
+    // One writer per folder, as for a run.
+    let _lock = match stage.stage {
+        Stage::Grid => chuhan_arena::play::setup::lock_new(out)?,
+        Stage::Validate => {
+            if !out.is_dir() {
+                anyhow::bail!(
+                    "--out {}: no such folder; the validation's shards merge into the \
+                     calibration folder the grid's merge wrote",
+                    out.display()
+                );
+            }
+            chuhan_arena::play::setup::lock_existing(out)?
+        }
+    };
+    let settings = stage.settings.clone();
+    let mut on_event = |e: CalibrationEvent| calibrate::print_event(&settings, e);
+    let (_, games) = write_merged(set, out, &mut on_event)?;
+    let given = set.shards.iter().flatten().count();
+    outln!(
+        "merged {games} games of the {} stage from {given} shards in {:.2} s; results in {}",
+        stage.stage,
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    if stage.stage == Stage::Grid && settings.names.len() >= 2 {
+        outln!(
+            "next: the validation stage, each shard with chuhan calibrate --stage validate \
+             --from {} --shard i/n --out SHARD_DIR",
+            out.display()
+        );
+    }
+    Ok(EXIT_OK)
 }

@@ -11,7 +11,7 @@ use super::stats::{parse_model, verdict_name};
 use crate::args::SprtArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::jobs::sprt::SprtStop;
+use chuhan_arena::jobs::sprt::{JointStop, SprtStop};
 use chuhan_arena::play::results::{ResultsDir, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
@@ -113,11 +113,21 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         }
         text
     };
-    // A shard sees only every n-th pair: its own LLR would decide on the wrong pairs, so it
-    // plays its share to the pair limit and `chuhan merge --check` decides over all shards.
-    let stop: Option<Box<dyn StopRule>> = match prepared.config.shard {
+    // A shard sees only every n-th pair: its own LLR would decide on the wrong pairs. So it
+    // stops when the joint LLR over the pairs its sibling folders and it have played, in pair
+    // order, has decided (the single-machine rule); `chuhan merge --check` decides as well.
+    let mut joint = None;
+    let stop: Option<Box<dyn StopRule>> = match JointStop::new(
+        prepared.destination.path(),
+        &prepared.config,
+        sprt,
+        prepared.config.pairs,
+    ) {
         None => Some(Box::new(SprtStop::new(sprt))),
-        Some(_) => None,
+        Some((rule, decision)) => {
+            joint = Some(decision);
+            Some(Box::new(rule))
+        }
     };
     let finished = execute(
         &prepared,
@@ -127,6 +137,15 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         args.run.session.audience(),
     )?;
     report(&prepared.config, &labels, &finished)?;
+    let decision = joint.and_then(|d| *d.lock().unwrap_or_else(|e| e.into_inner()));
+    if let Some(d) = decision {
+        outln!(
+            "stopped: the joint test over {} shard folders decided {} at pair {}; chuhan merge over all of them gives the verdict",
+            d.shards,
+            verdict_name(d.verdict),
+            d.stopped_at
+        );
+    }
     print_played(&prepared, &finished);
     Ok(EXIT_OK)
 }

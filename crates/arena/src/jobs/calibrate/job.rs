@@ -13,25 +13,31 @@
 //! A validated gap passes only when its 95% interval lies within the target gap ± the tolerance
 //! ([`gap_passes`]): a wide interval that merely contains the target is not a pass.
 
+use super::error::{invalid, other, refuse, CalibrateError, IoContext};
+use super::shard::Stage;
 use super::{levels_toml, Calibration, ExternalKnob, Knob};
 use crate::jobs::ladder::adaptive::{parse_duration, run_to_precision, AdaptiveStop, Precision};
 use crate::jobs::ladder::{
-    fit_ratings, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
+    fit_ratings_of, play, rating_games, steps, write_gaps_csv, Analysis, Gap, LadderConfig,
     LadderPlan, LadderPlayer,
 };
 use crate::play::any::GameKind;
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::player::external_knobs::engine_file_with;
 use crate::play::player::{resolve_player_for, PlayerSpec};
+use crate::play::results::RunConfig;
 use crate::play::results::{default_out_dir, today, FolderLock, RunKind};
+use crate::play::runner::PlayedGame;
 use crate::play::setup::Destination;
 use crate::ratings::Bound;
 use crate::report::Audience;
-use anyhow::{anyhow, bail, Context};
-use chuhan_engine::RuleSet;
+use chuhan_engine::{Notation, RuleSet};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+type Result<T, E = CalibrateError> = std::result::Result<T, E>;
 
 /// Default tolerance of a validated gap: its 95% interval must lie within target ± this.
 pub const DEFAULT_TOLERANCE: f64 = 50.0;
@@ -87,36 +93,51 @@ pub struct CalibrateSettings {
     /// The game (not written for xiangqi, so earlier calibrate.toml files read as xiangqi).
     #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
     pub game: GameKind,
+    /// Move notation of every stage's games.pgn (ICCS when absent, as older folders have it).
+    #[serde(
+        default = "iccs",
+        skip_serializing_if = "is_iccs",
+        with = "crate::play::results::as_text"
+    )]
+    pub pgn_format: Notation,
+}
+
+fn iccs() -> Notation {
+    Notation::Iccs
+}
+
+fn is_iccs(n: &Notation) -> bool {
+    *n == Notation::Iccs
 }
 
 impl CalibrateSettings {
     /// Checks the settings (errors name the flag).
-    pub fn check(&self) -> anyhow::Result<()> {
+    pub fn check(&self) -> Result<()> {
         self.knob.check_grid(&self.grid)?;
         if self.targets.is_empty() {
-            bail!("--targets needs at least one value");
+            refuse!("--targets needs at least one value");
         }
         if self.targets.windows(2).any(|w| w[1] <= w[0]) {
-            bail!("--targets must increase (weakest level first)");
+            refuse!("--targets must increase (weakest level first)");
         }
         if self.names.len() != self.targets.len() {
-            bail!(
+            refuse!(
                 "--names gives {} names for {} targets",
                 self.names.len(),
                 self.targets.len()
             );
         }
         if self.names.iter().any(|n| n.is_empty()) {
-            bail!("--names: a level name is empty");
+            refuse!("--names: a level name is empty");
         }
         if self.pairs == 0 || self.validate_pairs == 0 || self.max_nodes == 0 {
-            bail!("--pairs, --validate-pairs and --max-nodes must be at least 1");
+            refuse!("--pairs, --validate-pairs and --max-nodes must be at least 1");
         }
         if self.bootstrap < 100 {
-            bail!("--bootstrap must be at least 100");
+            refuse!("--bootstrap must be at least 100");
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
-            bail!(
+            refuse!(
                 "--tolerance must be a positive number of Elo, not {}",
                 self.tolerance
             );
@@ -126,7 +147,7 @@ impl CalibrateSettings {
                 || self.max_games.is_some()
                 || self.max_time.is_some() =>
             {
-                bail!(
+                refuse!(
                     "--grid-precision, --max-games and --max-time apply to a calibration played \
                      to a precision: add --precision"
                 )
@@ -134,18 +155,22 @@ impl CalibrateSettings {
             _ => {}
         }
         if let Some(p) = self.precision {
-            self.stage_precision(p, 1).check(self.grid_pairings())?;
+            self.stage_precision(p, 1)
+                .check(self.grid_pairings())
+                .map_err(other)?;
             let g = self.grid_precision.unwrap_or(p);
             self.stage_precision(g, 1)
                 .check(self.grid_pairings())
                 .map_err(|e| {
-                    anyhow!(
+                    invalid!(
                         "{}",
                         e.to_string().replace("--precision", "--grid-precision")
                     )
                 })?;
             if self.names.len() >= 2 {
-                self.stage_precision(p, 1).check(self.names.len() - 1)?;
+                self.stage_precision(p, 1)
+                    .check(self.names.len() - 1)
+                    .map_err(other)?;
             }
         }
         if let Some((_, mods)) = self.base.split_once(':') {
@@ -155,21 +180,21 @@ impl CalibrateSettings {
                 .filter_map(|kv| kv.split_once('='))
                 .any(|(k, _)| k.trim() == key)
             {
-                bail!("--base already sets {key}; the calibration moves it");
+                refuse!("--base already sets {key}; the calibration moves it");
             }
         }
         let base = resolve_player_for(&self.base, self.game)
-            .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+            .map_err(|e| invalid!("--base '{}': {e}", self.base))?;
         match (&base, self.knob.is_external()) {
             (PlayerSpec::External(_), true)
             | (PlayerSpec::Engine(_) | PlayerSpec::ChessEngine(_), false) => {}
-            (_, true) => bail!(
+            (_, true) => refuse!(
                 "--knob {} moves an external engine: --base must be an engine file with a \
                  [uci] table, not '{}'",
                 self.knob.key(),
                 self.base
             ),
-            (_, false) => bail!(
+            (_, false) => refuse!(
                 "--knob {} moves the built-in engine: --base must be default, a level or a \
                  built-in engine file, not '{}' (an external engine takes go-nodes, go-depth, \
                  movetime or option:<name>)",
@@ -179,7 +204,7 @@ impl CalibrateSettings {
         }
         for v in &self.grid {
             resolve_player_for(&self.spec(*v), self.game)
-                .map_err(|e| anyhow!("--base '{}': {e}", self.base))?;
+                .map_err(|e| invalid!("--base '{}': {e}", self.base))?;
         }
         Ok(())
     }
@@ -201,12 +226,11 @@ impl CalibrateSettings {
     }
 
     /// The wall-time budget, parsed.
-    pub fn time_budget(&self) -> anyhow::Result<Option<Duration>> {
+    pub fn time_budget(&self) -> Result<Option<Duration>> {
         self.max_time
             .as_deref()
-            .map(|t| parse_duration(t, "--max-time"))
+            .map(|t| parse_duration(t, "--max-time").map_err(other))
             .transpose()
-            .map_err(anyhow::Error::from)
     }
 
     /// The adaptive settings of a stage with target `precision` whose first round plays
@@ -223,9 +247,9 @@ impl CalibrateSettings {
     /// The engine file of an external engine level at knob value `value`: the base engine file
     /// with the base's own overrides and the knob set (see [`engine_file_with`]), headed by a
     /// comment saying how it was calibrated.
-    pub fn engine_file(&self, value: f64) -> anyhow::Result<String> {
+    pub fn engine_file(&self, value: f64) -> Result<String> {
         let Knob::External(knob) = &self.knob else {
-            bail!(
+            refuse!(
                 "--knob {} is not a knob of an external engine",
                 self.knob.key()
             );
@@ -235,16 +259,18 @@ impl CalibrateSettings {
             None => (self.base.trim(), ""),
         };
         let mut text =
-            std::fs::read_to_string(path).with_context(|| format!("--base: cannot read {path}"))?;
-        let Some(resolved) = crate::play::player::uci::load_external(Path::new(path))? else {
-            bail!("--base {path} is not an external engine file (no [uci] table)");
+            std::fs::read_to_string(path).io_context(|| format!("--base: cannot read {path}"))?;
+        let Some(resolved) =
+            crate::play::player::uci::load_external(Path::new(path)).map_err(other)?
+        else {
+            refuse!("--base {path} is not an external engine file (no [uci] table)");
         };
         for item in mods.split(',').filter(|s| !s.trim().is_empty()) {
             let (k, v) = item
                 .split_once('=')
-                .ok_or_else(|| anyhow!("--base: '{item}' is not key=value"))?;
+                .ok_or_else(|| invalid!("--base: '{item}' is not key=value"))?;
             let other = ExternalKnob::parse(k)
-                .ok_or_else(|| anyhow!("--base: '{}' is not an external engine knob", k.trim()))?;
+                .ok_or_else(|| invalid!("--base: '{}' is not an external engine knob", k.trim()))?;
             text = engine_file_with(&text, &resolved, &other, v.trim());
         }
         text = engine_file_with(&text, &resolved, knob, &self.knob.format(value));
@@ -262,15 +288,15 @@ impl CalibrateSettings {
 
     /// The levels file of the placed levels (their `specs`, in target order),
     /// with a header saying how they were calibrated.
-    pub fn levels_file(&self, specs: &[String]) -> anyhow::Result<String> {
+    pub fn levels_file(&self, specs: &[String]) -> Result<String> {
         let levels: Vec<chuhan_engine::Level> = specs
             .iter()
             .map(|s| {
                 let level = match self.game {
-                    GameKind::Xiangqi => resolve_engine(s, &builtin_levels())?.level,
+                    GameKind::Xiangqi => resolve_engine(s, &builtin_levels()).map_err(other)?.level,
                     GameKind::Chess => {
                         crate::play::player::builtin::resolve_chess_engine(s)
-                            .map_err(anyhow::Error::msg)?
+                            .map_err(other)?
                             .level
                     }
                 };
@@ -279,7 +305,7 @@ impl CalibrateSettings {
                     ..chuhan_engine::Level::easy()
                 }))
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect::<Result<_>>()?;
         let header = format!(
             "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
              Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
@@ -298,6 +324,36 @@ impl CalibrateSettings {
             &self.targets,
             &header,
         ))
+    }
+
+    /// The grid stage's ladder: every grid setting, neighbours and next-but-one.
+    pub fn grid_ladder(&self) -> Result<LadderConfig> {
+        let knob = &self.knob;
+        let players: Vec<LadderPlayer> = self
+            .grid
+            .iter()
+            .map(|&v| LadderPlayer {
+                name: format!("{}={}", knob.key(), knob.format(v)),
+                spec: self.spec(v),
+            })
+            .collect();
+        let grid = self.ladder(Stage::Grid.name(), players, self.pairs, 2);
+        grid.validate("calibration grid").map_err(other)?;
+        Ok(grid)
+    }
+
+    /// The validation stage's ladder: the placed levels (their `specs`), neighbours only.
+    pub fn validate_ladder(&self, specs: &[String]) -> LadderConfig {
+        let players: Vec<LadderPlayer> = self
+            .names
+            .iter()
+            .zip(specs)
+            .map(|(n, s)| LadderPlayer {
+                name: n.clone(),
+                spec: s.clone(),
+            })
+            .collect();
+        self.ladder(Stage::Validate.name(), players, self.validate_pairs, 1)
     }
 
     /// The ladder of one stage.
@@ -323,7 +379,7 @@ impl CalibrateSettings {
             rules: RuleSet::Asian,
             move_limit: 120,
             bootstrap: self.bootstrap,
-            pgn_format: chuhan_engine::Notation::Iccs,
+            pgn_format: self.pgn_format,
             players,
         }
     }
@@ -347,8 +403,8 @@ fn play_stage(
     precision: Option<&Precision>,
     concurrency: Option<usize>,
     audience: Audience,
-) -> anyhow::Result<(Analysis, Option<AdaptiveStop>)> {
-    let (mut analysis, records, stop) = match precision {
+) -> Result<(Analysis, Option<AdaptiveStop>)> {
+    let (analysis, records, stop) = match precision {
         Some(p) => {
             let plan = LadderPlan {
                 config: ladder.run_config(RunKind::Calibrate),
@@ -357,39 +413,62 @@ fn play_stage(
                 copy: None,
                 precision: Some(*p),
             };
-            let (outcome, stop) = run_to_precision(plan, p, concurrency, audience)?;
-            // Calibration stages are never sharded, so the ladder always fits its ratings.
+            let (outcome, stop) =
+                run_to_precision(plan, p, concurrency, audience).map_err(other)?;
+            // A stage played to a precision is never sharded, so the ladder fits its ratings.
             let analysis = outcome
                 .analysis
-                .ok_or_else(|| anyhow!("the {} stage fitted no ratings", ladder.name))?;
-            (analysis, outcome.finished.records, Some(stop))
+                .ok_or_else(|| invalid!("the {} stage fitted no ratings", ladder.name))?;
+            (Some(analysis), outcome.finished.records, Some(stop))
         }
         None => {
-            let (prepared, finished) = play(
+            let (_, finished) = play(
                 ladder.run_config(RunKind::Calibrate),
                 stage_destination(dir),
                 concurrency,
                 audience,
-            )?;
-            let analysis = fit_ratings(&prepared, &finished)
-                .map_err(|e| anyhow!("cannot fit the {} stage: {e}", ladder.name))?;
-            (analysis, finished.records, None)
+            )
+            .map_err(other)?;
+            (None, finished.records, None)
         }
     };
-    write_gaps_csv(dir, &analysis.gaps)?;
+    let config = ladder.run_config(RunKind::Calibrate);
+    let analysis = stage_analysis(&config, &ladder.name, analysis, &records, Some(dir), knob)?;
+    Ok((analysis, stop))
+}
+
+/// The ratings of a stage's games `records` (fitted here unless `fitted` is given), with the
+/// stage's gaps.csv written to `dir` and notes on steps too wide on the knob's scale: the same
+/// for a stage played here and for one merged from shards.
+pub(super) fn stage_analysis(
+    config: &RunConfig,
+    stage: &str,
+    fitted: Option<Analysis>,
+    records: &BTreeMap<u64, PlayedGame>,
+    dir: Option<&Path>,
+    knob: (&Knob, &[f64]),
+) -> Result<Analysis> {
+    let mut analysis = match fitted {
+        Some(a) => a,
+        None => fit_ratings_of(config, records)
+            .map_err(|e| invalid!("cannot fit the {stage} stage: {e}"))?,
+    };
+    if let Some(dir) = dir {
+        write_gaps_csv(dir, &analysis.gaps).map_err(other)?;
+    }
     // Steps too far apart, with an in-between setting on the knob's scale (a ladder's own
     // node-budget notes are replaced: the knob's scale is the one to propose on).
     let (knob, values) = knob;
     analysis.notes.retain(|n| !n.starts_with("step "));
     let names: Vec<String> = analysis.players.iter().map(|p| p.name.clone()).collect();
-    let games = rating_games(&records, &names, None);
+    let games = rating_games(records, &names, None);
     let scale: Vec<Option<f64>> = values.iter().map(|&v| Some(knob.to_scale(v))).collect();
     analysis
         .notes
         .extend(steps::wide_step_notes(&games, &names, &scale, &|x| {
             format!("{}={}", knob.key(), knob.format(knob.from_scale(x)))
         }));
-    Ok((analysis, stop))
+    Ok(analysis)
 }
 
 /// The grid's `(knob value, Elo, standard error)` points for the curve: the Elo of the fit
@@ -425,8 +504,8 @@ fn file_stem(name: &str) -> String {
         .collect()
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).io_context(|| format!("cannot write {}", path.display()))
 }
 
 /// One validated gap: adjacent calibrated levels, target against measured.
@@ -502,26 +581,26 @@ pub enum CalibrationEvent<'a> {
 /// A new calibration in `out` (default `results/<date>-calibrate-<knob>/`, absent or empty):
 /// checks the settings, creates and locks the folder (hold the lock for the run) and writes
 /// calibrate.toml.
-pub fn start(
-    settings: &CalibrateSettings,
-    out: Option<&Path>,
-) -> anyhow::Result<(PathBuf, FolderLock)> {
+pub fn start(settings: &CalibrateSettings, out: Option<&Path>) -> Result<(PathBuf, FolderLock)> {
     settings.check()?;
     let dir = match out {
         Some(d) => d.to_path_buf(),
         None => default_out_dir(&format!("calibrate-{}", settings.knob.key())),
     };
-    let lock = crate::play::setup::lock_new(&dir)?;
-    write(&dir.join("calibrate.toml"), &toml::to_string(settings)?)?;
+    let lock = crate::play::setup::lock_new(&dir).map_err(other)?;
+    write(
+        &dir.join("calibrate.toml"),
+        &toml::to_string(settings).map_err(other)?,
+    )?;
     Ok((dir, lock))
 }
 
 /// The settings of the calibration in `dir` (its calibrate.toml).
-pub fn resume(dir: &Path) -> anyhow::Result<CalibrateSettings> {
+pub fn resume(dir: &Path) -> Result<CalibrateSettings> {
     let path = dir.join("calibrate.toml");
     let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {} (not a calibration folder?)", path.display()))?;
-    toml::from_str(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+        .io_context(|| format!("cannot read {} (not a calibration folder?)", path.display()))?;
+    toml::from_str(&text).map_err(|e| invalid!("{}: {e}", path.display()))
 }
 
 /// Runs (or continues) the calibration in `dir`: plays the grid, fits the curve, writes
@@ -535,7 +614,7 @@ pub fn run(
     concurrency: Option<usize>,
     audience: Audience,
     on_event: &mut dyn FnMut(CalibrationEvent),
-) -> anyhow::Result<CalibrationOutcome> {
+) -> Result<CalibrationOutcome> {
     settings.check()?;
     let knob = &settings.knob;
     let started = Instant::now();
@@ -543,29 +622,19 @@ pub fn run(
     let mut outcome = CalibrationOutcome::default();
 
     // 1. The grid: neighbours and next-but-one, all ratings jointly.
-    let grid_players: Vec<LadderPlayer> = settings
-        .grid
-        .iter()
-        .map(|&v| LadderPlayer {
-            name: format!("{}={}", knob.key(), knob.format(v)),
-            spec: settings.spec(v),
-        })
-        .collect();
-    let grid = settings.ladder("grid", grid_players, settings.pairs, 2);
-    grid.validate("calibration grid")?;
+    let grid = settings.grid_ladder()?;
     let grid_precision = settings.precision.map(|p| Precision {
         max_time: time_budget,
         ..settings.stage_precision(settings.grid_precision.unwrap_or(p), settings.pairs)
     });
     let (fit, stop) = play_stage(
         &grid,
-        &dir.join("grid"),
+        &dir.join(Stage::Grid.folder()),
         (knob, &settings.grid),
         grid_precision.as_ref(),
         concurrency,
         audience,
     )?;
-    let measured = curve_points(&settings.grid, &fit);
     on_event(CalibrationEvent::Grid(&fit));
     if let (Some(p), Some(stop)) = (&grid_precision, stop) {
         let s = StageStop {
@@ -578,32 +647,118 @@ pub fn run(
     }
 
     // 2. Fit the curve and place the levels.
+    let (placed, specs) = place_levels(settings, dir, &fit)?;
+    on_event(CalibrationEvent::Placed {
+        values: &placed,
+        specs: &specs,
+    });
+
+    // 3. Validate: adjacent calibrated levels against each other.
+    if settings.names.len() < 2 {
+        write_gaps_csv(dir, &fit.gaps).map_err(other)?;
+        crate::report::html::write_report(dir).map_err(other)?;
+        return Ok(outcome);
+    }
+    let validate_precision = match settings.precision {
+        None => None,
+        Some(p) => {
+            let left = match time_budget {
+                Some(t) => match t.checked_sub(started.elapsed()) {
+                    Some(left) if left > Duration::ZERO => Some(left),
+                    _ => {
+                        // The grid used the session's time: the levels are placed; a resumed
+                        // session (with a fresh time budget) plays the validation.
+                        outcome.validation_pending = true;
+                        return Ok(outcome);
+                    }
+                },
+                None => None,
+            };
+            Some(Precision {
+                max_time: left,
+                ..settings.stage_precision(p, settings.validate_pairs)
+            })
+        }
+    };
+    let ladder = settings.validate_ladder(&specs);
+    let (check, stop) = play_stage(
+        &ladder,
+        &dir.join(Stage::Validate.folder()),
+        (knob, &placed),
+        validate_precision.as_ref(),
+        concurrency,
+        audience,
+    )?;
+    let gaps = check_gaps(settings, dir, &check)?;
+    on_event(CalibrationEvent::Validated {
+        analysis: &check,
+        gaps: &gaps,
+    });
+    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
+        let s = StageStop {
+            stage: "validate".to_string(),
+            stop,
+            text: stop.describe(p),
+        };
+        on_event(CalibrationEvent::Stopped(&s));
+        outcome.stops.push(s);
+    }
+    outcome.gaps = gaps;
+    Ok(outcome)
+}
+
+/// The knob values and player specs of the levels the grid's fit places at the targets. An
+/// external engine's levels are its engine files in `dir/levels/` (absolute paths, so that a
+/// resumed calibration, or a shard of the validation on another machine, finds them).
+pub(super) fn placement(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    fit: &Analysis,
+) -> Result<(Calibration, Vec<f64>, Vec<String>)> {
+    let knob = &settings.knob;
+    let measured = curve_points(&settings.grid, fit);
     let cal = Calibration::fit(knob.clone(), &measured)
-        .map_err(|e| anyhow!("cannot fit Elo({knob}): {e}"))?;
+        .map_err(|e| invalid!("cannot fit Elo({knob}): {e}"))?;
     let placed = cal.place(&settings.targets)?;
-    let mut specs: Vec<String> = placed.iter().map(|&v| settings.spec(v)).collect();
-    let mut files = Vec::new();
+    let specs = if knob.is_external() {
+        settings
+            .names
+            .iter()
+            .map(|name| {
+                let p = level_file(dir, name);
+                std::path::absolute(&p).unwrap_or(p).display().to_string()
+            })
+            .collect()
+    } else {
+        placed.iter().map(|&v| settings.spec(v)).collect()
+    };
+    Ok((cal, placed, specs))
+}
+
+/// The engine file of an external engine's level `name` in the calibration folder `dir`.
+fn level_file(dir: &Path, name: &str) -> PathBuf {
+    dir.join("levels").join(format!("{}.toml", file_stem(name)))
+}
+
+/// Fits the curve to the grid's ratings `fit`, places the levels and writes them (levels.toml,
+/// or an external engine's files in levels/), calibration.csv, calibration.svg and the report.
+/// Returns the placed knob values and the levels' player specs.
+pub(super) fn place_levels(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    fit: &Analysis,
+) -> Result<(Vec<f64>, Vec<String>)> {
+    let knob = &settings.knob;
+    let (cal, placed, specs) = placement(settings, dir, fit)?;
     if settings.knob.is_external() {
         // The levels as engine files; the validation plays these files, so what is checked is
         // what was written.
         let folder = dir.join("levels");
         std::fs::create_dir_all(&folder)
-            .with_context(|| format!("cannot create {}", folder.display()))?;
+            .io_context(|| format!("cannot create {}", folder.display()))?;
         for (name, &v) in settings.names.iter().zip(&placed) {
-            let path = folder.join(format!("{}.toml", file_stem(name)));
-            write(&path, &settings.engine_file(v)?)?;
-            files.push(path);
+            write(&level_file(dir, name), &settings.engine_file(v)?)?;
         }
-        // Absolute, so that a resumed calibration finds them from any folder.
-        specs = files
-            .iter()
-            .map(|p| {
-                std::path::absolute(p)
-                    .unwrap_or_else(|_| p.clone())
-                    .display()
-                    .to_string()
-            })
-            .collect();
     } else {
         write(&dir.join("levels.toml"), &settings.levels_file(&specs)?)?;
     }
@@ -636,58 +791,19 @@ pub fn run(
             chosen: &chosen,
             log_x: *knob == Knob::Nodes,
         },
-    )?;
-    crate::report::html::write_report(dir)?;
-    on_event(CalibrationEvent::Placed {
-        values: &placed,
-        specs: &specs,
-    });
+    )
+    .map_err(other)?;
+    crate::report::html::write_report(dir).map_err(other)?;
+    Ok((placed, specs))
+}
 
-    // 3. Validate: adjacent calibrated levels against each other.
-    if settings.names.len() < 2 {
-        write_gaps_csv(dir, &fit.gaps)?;
-        crate::report::html::write_report(dir)?;
-        return Ok(outcome);
-    }
-    let validate_precision = match settings.precision {
-        None => None,
-        Some(p) => {
-            let left = match time_budget {
-                Some(t) => match t.checked_sub(started.elapsed()) {
-                    Some(left) if left > Duration::ZERO => Some(left),
-                    _ => {
-                        // The grid used the session's time: the levels are placed; a resumed
-                        // session (with a fresh time budget) plays the validation.
-                        outcome.validation_pending = true;
-                        return Ok(outcome);
-                    }
-                },
-                None => None,
-            };
-            Some(Precision {
-                max_time: left,
-                ..settings.stage_precision(p, settings.validate_pairs)
-            })
-        }
-    };
-    let players: Vec<LadderPlayer> = settings
-        .names
-        .iter()
-        .zip(&specs)
-        .map(|(n, s)| LadderPlayer {
-            name: n.clone(),
-            spec: s.clone(),
-        })
-        .collect();
-    let ladder = settings.ladder("validate", players, settings.validate_pairs, 1);
-    let (check, stop) = play_stage(
-        &ladder,
-        &dir.join("validate"),
-        (knob, &placed),
-        validate_precision.as_ref(),
-        concurrency,
-        audience,
-    )?;
+/// Checks every validated gap of `check` against its target and writes validation.csv, the
+/// calibration's gaps.csv (the neighbour gaps of the calibrated levels) and the report.
+pub(super) fn check_gaps(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    check: &Analysis,
+) -> Result<Vec<GapCheck>> {
     let mut gaps = Vec::new();
     let mut csv =
         String::from("from,to,target_gap,measured_gap,lo95,hi95,half_width,tolerance,pass\n");
@@ -713,24 +829,9 @@ pub fn run(
         });
     }
     write(&dir.join("validation.csv"), &csv)?;
-    // The calibration's own gaps.csv: the neighbour gaps of the calibrated levels.
-    write_gaps_csv(dir, &check.gaps)?;
-    crate::report::html::write_report(dir)?;
-    on_event(CalibrationEvent::Validated {
-        analysis: &check,
-        gaps: &gaps,
-    });
-    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
-        let s = StageStop {
-            stage: "validate".to_string(),
-            stop,
-            text: stop.describe(p),
-        };
-        on_event(CalibrationEvent::Stopped(&s));
-        outcome.stops.push(s);
-    }
-    outcome.gaps = gaps;
-    Ok(outcome)
+    write_gaps_csv(dir, &check.gaps).map_err(other)?;
+    crate::report::html::write_report(dir).map_err(other)?;
+    Ok(gaps)
 }
 
 #[cfg(test)]

@@ -3,7 +3,11 @@
 //! Elo steps, and write the calibrated levels. The game-playing parts live in [`job`]; this
 //! module is pure so it can be tested on simulated results with a known curve.
 
+pub mod error;
 pub mod job;
+pub mod shard;
+
+pub use error::CalibrateError;
 
 pub use job::{
     gap_passes, run, CalibrateSettings, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop,
@@ -12,7 +16,9 @@ pub use job::{
 
 use crate::curve::{CurveError, CurvePoint, IsotonicFit};
 pub use crate::play::player::external_knobs::ExternalKnob;
-use anyhow::{anyhow, bail};
+use error::{invalid, refuse};
+
+type Result<T, E = CalibrateError> = std::result::Result<T, E>;
 use std::fmt;
 use std::str::FromStr;
 
@@ -145,15 +151,15 @@ impl Knob {
     }
 
     /// Checks a grid: valid values, distinct, ordered from weakest to strongest.
-    pub fn check_grid(&self, grid: &[f64]) -> anyhow::Result<()> {
+    pub fn check_grid(&self, grid: &[f64]) -> Result<()> {
         if grid.is_empty() && matches!(self, Knob::External(ExternalKnob::UciOption(_))) {
-            bail!(
+            refuse!(
                 "--knob {}: give --grid, the option's values from the weakest to the strongest",
                 self.key()
             );
         }
         if grid.len() < 3 {
-            bail!("the grid needs at least 3 settings, got {}", grid.len());
+            refuse!("the grid needs at least 3 settings, got {}", grid.len());
         }
         for &v in grid {
             let ok = match self {
@@ -167,14 +173,14 @@ impl Knob {
                 Knob::External(ExternalKnob::UciOption(_)) => v.is_finite() && v.fract() == 0.0,
             };
             if !ok {
-                bail!("grid value {v} is not a valid {} setting", self.key());
+                refuse!("grid value {v} is not a valid {} setting", self.key());
             }
         }
         if grid
             .windows(2)
             .any(|w| self.to_scale(w[1]) <= self.to_scale(w[0]))
         {
-            bail!(
+            refuse!(
                 "list the grid from the weakest to the strongest setting, without repeats ({} {})",
                 self.key(),
                 match self {
@@ -215,7 +221,7 @@ impl Calibration {
 
     /// The knob values at which the curve reaches each target (Elo above the first grid
     /// setting). A target outside the reachable range is an error naming it and the range.
-    pub fn place(&self, targets: &[f64]) -> anyhow::Result<Vec<f64>> {
+    pub fn place(&self, targets: &[f64]) -> Result<Vec<f64>> {
         targets
             .iter()
             .map(|&t| {
@@ -224,11 +230,11 @@ impl Calibration {
                     .invert(t)
                     .map(|x| knob.from_scale(x))
                     .map_err(|e| match e {
-                        CurveError::OutOfRange { min, max, .. } => anyhow!(
+                        CurveError::OutOfRange { min, max, .. } => invalid!(
                             "target {t:+.0} Elo is outside what the {} grid reaches ({min:+.0} to {max:+.0} Elo): widen the grid",
                             knob.key()
                         ),
-                        other => anyhow!("cannot place target {t}: {other}"),
+                        other => invalid!("cannot place target {t}: {other}"),
                     })
             })
             .collect()
@@ -255,7 +261,7 @@ impl Calibration {
 }
 
 /// Parses a comma-separated list of numbers, naming the option on error.
-pub fn parse_list(text: &str, what: &str) -> anyhow::Result<Vec<f64>> {
+pub fn parse_list(text: &str, what: &str) -> Result<Vec<f64>> {
     text.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -264,7 +270,7 @@ pub fn parse_list(text: &str, what: &str) -> anyhow::Result<Vec<f64>> {
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
-                .ok_or_else(|| anyhow!("{what}: '{s}' is not a number"))
+                .ok_or_else(|| invalid!("{what}: '{s}' is not a number"))
         })
         .collect()
 }

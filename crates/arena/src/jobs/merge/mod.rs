@@ -15,6 +15,7 @@
 //! equals the single-machine one game for game (the `seconds` column and creation times
 //! aside).
 
+use crate::jobs::calibrate::shard::{stage_shards, StageShards};
 use crate::jobs::ladder::{arena_pairings, LADDER_COPY};
 use crate::jobs::sprt::{sprt_of, SprtStop};
 use crate::play::results::{
@@ -110,7 +111,7 @@ pub enum MergeError {
         reason: String,
     },
     /// Runs of this kind cannot be merged.
-    #[error("{dir}: merging '{kind}' runs is not supported (match, sprt and ladder runs are)")]
+    #[error("{dir}: merging '{kind}' runs is not supported (match, sprt, ladder and calibration stage shards are)")]
     Unsupported {
         /// The folder.
         dir: PathBuf,
@@ -194,6 +195,8 @@ pub struct ShardSet {
     pub warnings: Vec<String>,
     /// The ladder file copy of a ladder's shards (written to the merged folder too).
     pub ladder_copy: Option<String>,
+    /// The settings and stage of a calibration stage's shards.
+    pub calibration: Option<StageShards>,
 }
 
 /// Where a run of shards stands.
@@ -249,6 +252,12 @@ impl ShardSet {
     /// Reads and checks the shard folders `dirs` (any order). Missing and unfinished shards are
     /// allowed here ([`ShardSet::status`] reports them, [`ShardSet::merged`] refuses them).
     pub fn read(dirs: &[PathBuf]) -> Result<ShardSet, MergeError> {
+        // A calibration stage's shard folder holds the stage's run in a folder of its own.
+        let (dirs, calibration) = match stage_shards(dirs)? {
+            Some((run_dirs, stage)) => (run_dirs, Some(stage)),
+            None => (dirs.to_vec(), None),
+        };
+        let dirs = &dirs[..];
         let first_dir = dirs.first().ok_or(MergeError::NoShards)?;
         let mut manifests = Vec::with_capacity(dirs.len());
         for dir in dirs {
@@ -260,7 +269,8 @@ impl ShardSet {
         }
         let reference = &manifests[0].2;
         let kind = reference.config.command;
-        if !matches!(kind, RunKind::Match | RunKind::Sprt | RunKind::Ladder) {
+        let calibrate = kind == RunKind::Calibrate && calibration.is_some();
+        if !calibrate && !matches!(kind, RunKind::Match | RunKind::Sprt | RunKind::Ladder) {
             return Err(MergeError::Unsupported {
                 dir: first_dir.clone(),
                 kind,
@@ -363,6 +373,7 @@ impl ShardSet {
             schedule,
             warnings,
             ladder_copy,
+            calibration,
         })
     }
 

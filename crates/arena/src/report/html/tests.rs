@@ -182,6 +182,7 @@ fn run_manifest() -> crate::play::results::Manifest<crate::play::results::RunCon
     use crate::play::results::{Manifest, PlayerEntry, RunConfig, RunKind, SprtSettings};
     let mut m = Manifest::new(RunConfig {
         command: RunKind::Sprt,
+        game: Default::default(),
         seed: 4,
         pairs: 3,
         rules: Default::default(),
