@@ -545,8 +545,10 @@ impl Searcher {
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
+        let mut tt_eval = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
+            tt_eval = Some(i32::from(e.eval));
             if !pv_node && e.depth as i32 >= depth {
                 let score = score_from_tt(e.score as i32, ply);
                 let cut = match e.bound() {
@@ -559,10 +561,12 @@ impl Searcher {
                 }
             }
         }
+        // The table keeps each position's static evaluation: reusing it saves the non-
+        // incremental terms.
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.static_eval()
+            tt_eval.unwrap_or_else(|| self.static_eval())
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago (or no comparison possible): prune less eagerly when not.
@@ -786,8 +790,10 @@ impl Searcher {
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
         let mut keep_entry = false;
+        let mut tt_eval = None;
         if let Some(e) = self.tt.probe(key) {
             keep_entry = e.depth > 0;
+            tt_eval = Some(i32::from(e.eval));
             let score = score_from_tt(e.score as i32, ply);
             let cut = match e.bound() {
                 Bound::Exact => true,
@@ -805,7 +811,7 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            self.static_eval()
+            tt_eval.unwrap_or_else(|| self.static_eval())
         };
         if !in_check {
             if stand_pat >= beta {
