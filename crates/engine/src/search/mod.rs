@@ -165,6 +165,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     // Static evaluation per ply (`-INFINITE` in check), for the improving test.
     evals: [i32; MAX_PLY + 2],
+    // (piece, to) of the move made at each ply, for continuation history.
+    moved: [history::PieceTo; MAX_PLY + 2],
     judge: RepetitionJudge,
     // Per search.
     pos: Position,
@@ -194,6 +196,7 @@ impl Searcher {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             evals: [-INFINITE; MAX_PLY + 2],
+            moved: [history::PieceTo::NONE; MAX_PLY + 2],
             judge: asian_cycle,
             pos: Position::startpos(),
             psq: Vec::with_capacity(MAX_PLY + 8),
@@ -254,6 +257,26 @@ impl Searcher {
         let top = *self.psq.last().unwrap_or(&0);
         self.psq.push(top + delta);
         self.pos.make(mv);
+    }
+
+    /// Makes `mv` at `ply`, remembering its (piece, to) for continuation history.
+    #[inline]
+    fn make_at(&mut self, mv: Move, ply: usize) {
+        self.moved[ply] = history::PieceTo::new(self.pos.board()[mv.from().index()], mv);
+        self.make(mv);
+    }
+
+    /// The (piece, to) keys of the moves one and two plies before `ply`.
+    #[inline]
+    fn conts(&self, ply: usize) -> [history::PieceTo; 2] {
+        let at = |back: usize| {
+            if ply >= back {
+                self.moved[ply - back]
+            } else {
+                history::PieceTo::NONE
+            }
+        };
+        [at(1), at(2)]
     }
 
     #[inline]
@@ -416,7 +439,7 @@ impl Searcher {
         let mut best = -INFINITE;
         for i in 0..scores.len() {
             let mv = scores[i].0;
-            self.make(mv);
+            self.make_at(mv, 0);
             self.nodes += 1;
             let ext = i32::from(self.options.check_extension && self.pos.in_check());
             let score = if i == 0 || exact {
@@ -522,8 +545,10 @@ impl Searcher {
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
+        let mut tt_eval = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
+            tt_eval = Some(i32::from(e.eval));
             if !pv_node && e.depth as i32 >= depth {
                 let score = score_from_tt(e.score as i32, ply);
                 let cut = match e.bound() {
@@ -536,10 +561,12 @@ impl Searcher {
                 }
             }
         }
+        // The table keeps each position's static evaluation: reusing it saves the non-
+        // incremental terms.
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.static_eval()
+            tt_eval.unwrap_or_else(|| self.static_eval())
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago (or no comparison possible): prune less eagerly when not.
@@ -566,6 +593,7 @@ impl Searcher {
             {
                 let r =
                     self.tunables.null_reduction + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.moved[ply] = history::PieceTo::NONE;
                 self.pos.make_null();
                 self.psq.push(*self.psq.last().unwrap_or(&0));
                 let score =
@@ -596,7 +624,8 @@ impl Searcher {
         self.score_moves(&list, &mut order, tt_move, ply);
 
         let prev_move = self.pos.history().last().map_or(Move::NONE, |st| st.mv);
-        let mut quiets_tried = [Move::NONE; 64];
+        let conts = self.conts(ply);
+        let mut quiets_tried = [(Move::NONE, history::PieceTo::NONE); 64];
         let mut quiet_count = 0;
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -610,6 +639,7 @@ impl Searcher {
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = self.killers[ply].contains(&mv);
+            let key = history::PieceTo::new(self.pos.board()[mv.from().index()], mv);
             // Shallow pruning at non-PV nodes once a move has a score: quiet moves late in
             // the list or unable to lift the static evaluation to alpha, and captures that
             // lose material by exchange. Checking moves are always searched.
@@ -627,7 +657,7 @@ impl Searcher {
                         || (depth <= 3
                             && static_eval + self.tunables.futility_quiet * depth <= alpha)
                 };
-            self.make(mv);
+            self.make_at(mv, ply);
             let gives_check = self.pos.in_check();
             if prune && !gives_check {
                 self.unmake();
@@ -661,7 +691,10 @@ impl Searcher {
                         r -= 1;
                     }
                     // Moves that often refuted others are reduced less, rarely good ones more.
-                    r -= self.history.quiet(mv) * 2 / history::HISTORY_MAX;
+                    let hist = self.history.quiet(mv)
+                        + self.history.cont(conts[0], key)
+                        + self.history.cont(conts[1], key);
+                    r -= hist * 4 / (3 * history::HISTORY_MAX);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s =
@@ -679,7 +712,7 @@ impl Searcher {
                 return 0;
             }
             if !capture && score < beta && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = mv;
+                quiets_tried[quiet_count] = (mv, key);
                 quiet_count += 1;
             }
             if score > best_score {
@@ -702,8 +735,13 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = mv;
                             }
-                            self.history
-                                .reward(mv, &quiets_tried[..quiet_count], prev_move, depth);
+                            self.history.reward(
+                                (mv, key),
+                                &quiets_tried[..quiet_count],
+                                prev_move,
+                                conts,
+                                depth,
+                            );
                         }
                         break;
                     }
@@ -752,8 +790,10 @@ impl Searcher {
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
         let mut keep_entry = false;
+        let mut tt_eval = None;
         if let Some(e) = self.tt.probe(key) {
             keep_entry = e.depth > 0;
+            tt_eval = Some(i32::from(e.eval));
             let score = score_from_tt(e.score as i32, ply);
             let cut = match e.bound() {
                 Bound::Exact => true,
@@ -771,7 +811,7 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            self.static_eval()
+            tt_eval.unwrap_or_else(|| self.static_eval())
         };
         if !in_check {
             if stand_pat >= beta {
@@ -813,7 +853,7 @@ impl Searcher {
                 continue;
             }
             legal += 1;
-            self.make(mv);
+            self.make_at(mv, ply);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.unmake();
             if self.stopped {

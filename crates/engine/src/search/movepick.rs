@@ -2,6 +2,7 @@
 //! least valuable attacker), killers, the counter move, quiet moves by history, and last the
 //! captures that lose material by exchange; moves are picked one at a time.
 
+use super::history::PieceTo;
 use super::{see, Searcher};
 use crate::xiangqi::movegen::MoveList;
 use crate::xiangqi::types::Move;
@@ -19,6 +20,7 @@ impl Searcher {
         let counter = self
             .history
             .counter(self.pos.history().last().map_or(Move::NONE, |st| st.mv));
+        let conts = self.conts(ply);
         for (i, &mv) in list.iter().enumerate() {
             order[i] = if mv == tt_move {
                 2_000_000
@@ -44,7 +46,10 @@ impl Searcher {
                 } else if counter == mv {
                     898_000
                 } else {
+                    let key = PieceTo::new(board[mv.from().index()], mv);
                     self.history.quiet(mv)
+                        + self.history.cont(conts[0], key)
+                        + self.history.cont(conts[1], key)
                 }
             };
         }
