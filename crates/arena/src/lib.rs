@@ -22,6 +22,20 @@ pub mod report;
 pub mod stats;
 pub mod web;
 
+/// An error and its causes on one line, `error: cause: cause`, as the binary prints an error:
+/// for a message kept as text (a [`play::player::PlayerSpecError`]) that must not lose the
+/// operating system's reason behind it.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// Builds a rayon pool of `threads` workers (all cores when `None`).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let n = threads.unwrap_or(0);

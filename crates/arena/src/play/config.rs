@@ -1,13 +1,152 @@
 //! Engine configurations and difficulty levels from TOML. Errors name the file and the key
 //! (and the line, where the TOML parser knows it).
 
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::search::tt::MAX_TT_MB;
-use chuhan_engine::{EngineConfig, Level, Params, SearchOptions};
+use chuhan_engine::{EngineConfig, Level, ParamError, Params, SearchOptions};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Why a levels file, an engine configuration or a player spec's overrides were refused. Every
+/// message names the file (or the spec) and the key; a TOML parser error is part of the message
+/// because it carries the line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file is not valid TOML or has an unknown key.
+    #[error("{file}: {error}")]
+    Toml {
+        /// The file (or a description of the text).
+        file: String,
+        /// The parser's error (with line and column).
+        error: Box<toml::de::Error>,
+    },
+    /// A level table of a levels file does not fit a level.
+    #[error("{file}: level '{name}': {error}")]
+    LevelToml {
+        /// The file.
+        file: String,
+        /// The level.
+        name: String,
+        /// The parser's error.
+        error: Box<toml::de::Error>,
+    },
+    /// A level's value is out of range.
+    #[error("{file}: level '{name}': {reason}")]
+    LevelValue {
+        /// The file.
+        file: String,
+        /// The level.
+        name: String,
+        /// Which value and why.
+        reason: String,
+    },
+    /// A `[params]` value that is not an integer.
+    #[error("{file}: [params] {name} = {value}: expected a whole number")]
+    ParamNotInteger {
+        /// The file.
+        file: String,
+        /// The dotted parameter name.
+        name: String,
+        /// The value as written in TOML.
+        value: toml::Value,
+    },
+    /// A `[params]` name the engine does not know, or a value outside its range.
+    #[error("{file}: [params] {error}")]
+    Param {
+        /// The file.
+        file: String,
+        /// The engine's reason.
+        error: ParamError,
+    },
+    /// `tt_mb` out of range in a file.
+    #[error("{file}: tt_mb = {mb} must be between 1 and {MAX_TT_MB}")]
+    TtMb {
+        /// The file.
+        file: String,
+        /// The value given.
+        mb: usize,
+    },
+    /// `level = "name"` names no known level.
+    #[error("{file}: level = \"{name}\" is not a known level (known: {known})")]
+    UnknownLevel {
+        /// The file.
+        file: String,
+        /// The name given.
+        name: String,
+        /// The known level names, comma separated.
+        known: String,
+    },
+    /// A `[level]` table that does not fit a level.
+    #[error("{file}: [level] {error}")]
+    LevelTable {
+        /// The file.
+        file: String,
+        /// The parser's error.
+        error: Box<toml::de::Error>,
+    },
+    /// `level` is neither a name nor a table.
+    #[error("{file}: level = {value}: expected a level name or a [level] table")]
+    LevelType {
+        /// The file.
+        file: String,
+        /// The value as written in TOML.
+        value: toml::Value,
+    },
+    /// The engine configuration file cannot be read.
+    #[error("cannot read engine config {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An override item without `=`.
+    #[error("player '{spec}': '{item}' is not key=value")]
+    NotKeyValue {
+        /// The whole player spec.
+        spec: String,
+        /// The item.
+        item: String,
+    },
+    /// An override value that does not fit its key.
+    #[error("player '{spec}': {key} = '{value}' is not a valid value")]
+    BadValue {
+        /// The whole player spec.
+        spec: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A `tt_mb` override out of range.
+    #[error("player '{spec}': tt_mb = '{value}' must be between 1 and {MAX_TT_MB}")]
+    OverrideTtMb {
+        /// The whole player spec.
+        spec: String,
+        /// The value given.
+        value: String,
+    },
+    /// A parameter override the engine refused.
+    #[error("player '{spec}': {error}")]
+    OverrideParam {
+        /// The whole player spec.
+        spec: String,
+        /// The engine's reason.
+        error: ParamError,
+    },
+    /// A spec that is neither `default`, a level nor an engine file.
+    #[error(
+        "unknown player '{spec}': not 'default', not a level ({known}), and not an engine .toml file"
+    )]
+    UnknownPlayer {
+        /// The spec.
+        spec: String,
+        /// The known level names, comma separated.
+        known: String,
+    },
+}
 
 /// The levels file shipped with Chuhan (configs/levels.toml), embedded in the binary.
 pub const BUILTIN_LEVELS: &str = include_str!("../../../../configs/levels.toml");
@@ -30,18 +169,23 @@ struct LevelToml {
 }
 
 impl LevelToml {
-    fn into_level(self, name: &str, source: &str) -> anyhow::Result<Level> {
+    fn into_level(self, name: &str, source: &str) -> Result<Level, ConfigError> {
+        let bad = |reason: String| ConfigError::LevelValue {
+            file: source.to_string(),
+            name: name.to_string(),
+            reason,
+        };
         if !(0.0..=1.0).contains(&self.random_rate) {
-            bail!(
-                "{source}: level '{name}': random_rate = {} is outside 0..1",
+            return Err(bad(format!(
+                "random_rate = {} is outside 0..1",
                 self.random_rate
-            );
+            )));
         }
         if self.margin < 0 || self.opening_margin < 0 {
-            bail!("{source}: level '{name}': margins must not be negative");
+            return Err(bad("margins must not be negative".into()));
         }
         if self.depth == Some(0) || self.nodes == Some(0) || self.time_ms == Some(0) {
-            bail!("{source}: level '{name}': depth, nodes and time_ms must be at least 1");
+            return Err(bad("depth, nodes and time_ms must be at least 1".into()));
         }
         Ok(Level {
             name: name.to_string(),
@@ -58,9 +202,12 @@ impl LevelToml {
 }
 
 /// Parses a levels file: one table per level.
-pub fn parse_levels(text: &str, source: &str) -> anyhow::Result<Vec<Level>> {
+pub fn parse_levels(text: &str, source: &str) -> Result<Vec<Level>, ConfigError> {
     let tables: BTreeMap<String, toml::Value> =
-        toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+        toml::from_str(text).map_err(|error| ConfigError::Toml {
+            file: source.to_string(),
+            error: Box::new(error),
+        })?;
     let mut levels = Vec::new();
     // Keep file order: re-read the keys in the order they appear.
     let order = table_order(text);
@@ -68,9 +215,11 @@ pub fn parse_levels(text: &str, source: &str) -> anyhow::Result<Vec<Level>> {
     names.sort_by_key(|n| order.iter().position(|o| o == *n).unwrap_or(usize::MAX));
     for name in names {
         let value = tables[name].clone();
-        let lt: LevelToml = value
-            .try_into()
-            .map_err(|e| anyhow!("{source}: level '{name}': {e}"))?;
+        let lt: LevelToml = value.try_into().map_err(|error| ConfigError::LevelToml {
+            file: source.to_string(),
+            name: name.clone(),
+            error: Box::new(error),
+        })?;
         levels.push(lt.into_level(name, source)?);
     }
     Ok(levels)
@@ -134,17 +283,28 @@ fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<(String, toml::Value
 }
 
 /// Applies `name = value` parameter overrides to `params`, naming the source on error.
-pub fn apply_params(params: &mut Params, table: &toml::Table, source: &str) -> anyhow::Result<()> {
+pub fn apply_params(
+    params: &mut Params,
+    table: &toml::Table,
+    source: &str,
+) -> Result<(), ConfigError> {
     let mut flat = Vec::new();
     flatten("", table, &mut flat);
     for (name, value) in flat {
         let v = match value {
             toml::Value::Integer(i) => i,
-            other => bail!("{source}: [params] {name} = {other}: expected a whole number"),
+            value => {
+                return Err(ConfigError::ParamNotInteger {
+                    file: source.to_string(),
+                    name,
+                    value,
+                })
+            }
         };
-        params
-            .set(&name, v)
-            .map_err(|e| anyhow!("{source}: [params] {e}"))?;
+        params.set(&name, v).map_err(|error| ConfigError::Param {
+            file: source.to_string(),
+            error,
+        })?;
     }
     Ok(())
 }
@@ -155,8 +315,11 @@ pub fn parse_engine_config(
     source: &str,
     default_name: &str,
     levels: &[Level],
-) -> anyhow::Result<EngineConfig> {
-    let t: EngineToml = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+) -> Result<EngineConfig, ConfigError> {
+    let t: EngineToml = toml::from_str(text).map_err(|error| ConfigError::Toml {
+        file: source.to_string(),
+        error: Box::new(error),
+    })?;
     let mut config = EngineConfig {
         name: t.name.unwrap_or_else(|| default_name.to_string()),
         ..EngineConfig::default()
@@ -164,7 +327,10 @@ pub fn parse_engine_config(
     let mut options = SearchOptions::default();
     if let Some(mb) = t.tt_mb {
         if mb == 0 || mb > MAX_TT_MB {
-            bail!("{source}: tt_mb = {mb} must be between 1 and {MAX_TT_MB}");
+            return Err(ConfigError::TtMb {
+                file: source.to_string(),
+                mb,
+            });
         }
         options.tt_mb = mb;
     }
@@ -178,20 +344,30 @@ pub fn parse_engine_config(
     if let Some(p) = t.params {
         apply_params(&mut config.params, &p, source)?;
     }
-    config.level = match t.level {
-        None => None,
-        Some(toml::Value::String(name)) => Some(find_level(levels, &name).ok_or_else(|| {
-            anyhow!(
-                "{source}: level = \"{name}\" is not a known level (known: {})",
-                level_names(levels)
-            )
-        })?),
-        Some(v @ toml::Value::Table(_)) => {
-            let lt: LevelToml = v.try_into().map_err(|e| anyhow!("{source}: [level] {e}"))?;
-            Some(lt.into_level(&config.name, source)?)
-        }
-        Some(other) => bail!("{source}: level = {other}: expected a level name or a [level] table"),
-    };
+    config.level =
+        match t.level {
+            None => None,
+            Some(toml::Value::String(name)) => Some(find_level(levels, &name).ok_or_else(
+                || ConfigError::UnknownLevel {
+                    file: source.to_string(),
+                    known: level_names(levels),
+                    name,
+                },
+            )?),
+            Some(v @ toml::Value::Table(_)) => {
+                let lt: LevelToml = v.try_into().map_err(|error| ConfigError::LevelTable {
+                    file: source.to_string(),
+                    error: Box::new(error),
+                })?;
+                Some(lt.into_level(&config.name, source)?)
+            }
+            Some(value) => {
+                return Err(ConfigError::LevelType {
+                    file: source.to_string(),
+                    value,
+                })
+            }
+        };
     Ok(config)
 }
 
@@ -204,9 +380,11 @@ fn level_names(levels: &[Level]) -> String {
 }
 
 /// Reads an engine configuration file.
-pub fn load_engine_config(path: &Path, levels: &[Level]) -> anyhow::Result<EngineConfig> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read engine config {}", path.display()))?;
+pub fn load_engine_config(path: &Path, levels: &[Level]) -> Result<EngineConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -220,7 +398,7 @@ pub fn load_engine_config(path: &Path, levels: &[Level]) -> anyhow::Result<Engin
 /// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`; on an
 /// engine without a level they create one), `tt_mb`, or parameter names (`material.horse=440`).
 /// Example: `hard:nodes=300000`, `easy:margin=60,random_rate=0.06`.
-pub fn resolve_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+pub fn resolve_engine(spec: &str, levels: &[Level]) -> Result<EngineConfig, ConfigError> {
     let Some((base, mods)) = spec.split_once(':') else {
         return resolve_base_engine(spec, levels);
     };
@@ -230,13 +408,24 @@ pub fn resolve_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConf
 }
 
 /// Applies `key=value,...` overrides (see [`resolve_engine`]).
-pub fn apply_overrides(config: &mut EngineConfig, mods: &str, spec: &str) -> anyhow::Result<()> {
+pub fn apply_overrides(
+    config: &mut EngineConfig,
+    mods: &str,
+    spec: &str,
+) -> Result<(), ConfigError> {
     for item in mods.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
-            .ok_or_else(|| anyhow!("player '{spec}': '{item}' is not key=value"))?;
+            .ok_or_else(|| ConfigError::NotKeyValue {
+                spec: spec.to_string(),
+                item: item.to_string(),
+            })?;
         let (key, value) = (key.trim(), value.trim());
-        let bad = || anyhow!("player '{spec}': {key} = '{value}' is not a valid value");
+        let bad = || ConfigError::BadValue {
+            spec: spec.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+        };
         let int = || value.parse::<i64>().map_err(|_| bad());
         let level_keys = [
             "depth",
@@ -281,23 +470,27 @@ pub fn apply_overrides(config: &mut EngineConfig, mods: &str, spec: &str) -> any
         } else if key == "tt_mb" {
             let mb = int()?;
             if !(1..=MAX_TT_MB as i64).contains(&mb) {
-                return Err(anyhow!(
-                    "player '{spec}': tt_mb = '{value}' must be between 1 and {MAX_TT_MB}"
-                ));
+                return Err(ConfigError::OverrideTtMb {
+                    spec: spec.to_string(),
+                    value: value.to_string(),
+                });
             }
             config.options.tt_mb = mb as usize;
         } else {
             config
                 .params
                 .set(key, int()?)
-                .map_err(|e| anyhow!("player '{spec}': {e}"))?;
+                .map_err(|error| ConfigError::OverrideParam {
+                    spec: spec.to_string(),
+                    error,
+                })?;
         }
     }
     config.name = spec.to_string();
     Ok(())
 }
 
-fn resolve_base_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineConfig> {
+fn resolve_base_engine(spec: &str, levels: &[Level]) -> Result<EngineConfig, ConfigError> {
     if spec == "default" {
         return Ok(EngineConfig {
             name: "default".into(),
@@ -315,10 +508,10 @@ fn resolve_base_engine(spec: &str, levels: &[Level]) -> anyhow::Result<EngineCon
     if path.extension().is_some_and(|e| e == "toml") || path.exists() {
         return load_engine_config(path, levels);
     }
-    bail!(
-        "unknown player '{spec}': not 'default', not a level ({}), and not an engine .toml file",
-        level_names(levels)
-    )
+    Err(ConfigError::UnknownPlayer {
+        spec: spec.to_string(),
+        known: level_names(levels),
+    })
 }
 
 #[cfg(test)]

@@ -4,17 +4,21 @@
 //! as it ends.
 
 use crate::play::game::PlaySettings;
+use crate::play::lock::LockError;
 use crate::play::openings::book_for;
+use crate::play::openings::OpeningError;
 use crate::play::player::resolve_player;
+use crate::play::player::uci::UciError;
+use crate::play::player::PlayerSpecError;
 use crate::play::results::{
     check_engine_files, default_out_dir, engine_files, lock_folder, FolderLock, Manifest,
-    ResultsDir, RunConfig, RunKind,
+    ResultsDir, ResultsError, RunConfig, RunKind,
 };
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
+use crate::report::html::HtmlError;
 use crate::report::html::LiveReport;
 use crate::report::{Audience, Describe, Reporter};
-use anyhow::{bail, Context};
 use chuhan_engine::GameConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -117,12 +121,49 @@ impl PreparedRun {
     }
 }
 
+/// Why a run could not be set up, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A player spec that resolves to no player.
+    #[error(transparent)]
+    Player(#[from] PlayerSpecError),
+    /// An external engine that does not start.
+    #[error(transparent)]
+    Engine(#[from] UciError),
+    /// The opening file or the generated openings.
+    #[error(transparent)]
+    Openings(#[from] OpeningError),
+    /// `--concurrency 0`.
+    #[error("--concurrency must be at least 1")]
+    ZeroConcurrency,
+    /// A new run without players.
+    #[error("no players given")]
+    NoPlayers,
+    /// `--resume DIR` where DIR is not a folder.
+    #[error("--resume {}: no such folder", .0.display())]
+    NoResumeFolder(PathBuf),
+    /// The results folder is held by another run, or cannot be locked.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The results folder: manifest, games, a changed configuration.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// report.html could not be written.
+    #[error(transparent)]
+    Report(#[from] HtmlError),
+    /// The runner stopped before the schedule ended (the games so far are kept).
+    #[error(
+        "the run stopped early: {0}; the games played so far are kept, continue with --resume"
+    )]
+    StoppedEarly(String),
+}
+
 /// Resolves the configuration into a plan: players, schedule, openings, settings.
 pub fn plan_from_config(
     config: &RunConfig,
     pairings: Vec<Pairing>,
     concurrency: Option<usize>,
-) -> anyhow::Result<RunPlan> {
+) -> Result<RunPlan, SetupError> {
     let seed = config.seed;
     let entrants = config
         .players
@@ -133,7 +174,7 @@ pub fn plan_from_config(
                 spec: resolve_player(&p.spec)?,
             })
         })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, PlayerSpecError>>()?;
     for e in &entrants {
         e.spec.check()?;
     }
@@ -155,7 +196,7 @@ pub fn plan_from_config(
         seed,
     )?;
     if concurrency == Some(0) {
-        bail!("--concurrency must be at least 1");
+        return Err(SetupError::ZeroConcurrency);
     }
     let concurrency = concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -179,24 +220,25 @@ pub fn plan_from_config(
 /// Picks the configuration: from the command line, or from the manifest of the run being
 /// resumed (which must then agree with any command line given); and locks the results folder
 /// for this process before reading or writing anything in it (hold the lock for the run).
-pub fn choose_config(
-    from_args: Option<anyhow::Result<RunConfig>>,
+/// `from_args` carries the caller's own error type (the command line's), returned as is.
+pub fn choose_config<E: From<SetupError>>(
+    from_args: Option<Result<RunConfig, E>>,
     resume: Option<&Path>,
     out: Option<&Path>,
     default_name: &str,
-) -> anyhow::Result<(RunConfig, Destination, FolderLock)> {
+) -> Result<(RunConfig, Destination, FolderLock), E> {
     match resume {
         Some(dir) => {
             let lock = lock_existing(dir)?;
-            let manifest = ResultsDir::read_manifest(dir)?;
+            let manifest = ResultsDir::read_manifest(dir).map_err(SetupError::from)?;
             if let Some(args) = from_args {
                 let config = args?;
                 let diff = config_differences(&config, &manifest.config);
                 if !diff.is_empty() {
-                    return Err(crate::play::results::ResultsError::ConfigDiffers {
+                    return Err(SetupError::from(ResultsError::ConfigDiffers {
                         dir: dir.to_path_buf(),
                         what: diff.join(", "),
-                    }
+                    })
                     .into());
                 }
             }
@@ -207,7 +249,7 @@ pub fn choose_config(
             ))
         }
         None => {
-            let config = from_args.context("no players given")??;
+            let config = from_args.ok_or(SetupError::NoPlayers)??;
             let dir = match out {
                 Some(d) => d.to_path_buf(),
                 None => default_out_dir(default_name),
@@ -219,16 +261,16 @@ pub fn choose_config(
 }
 
 /// Locks the folder of a run being resumed (which must exist: nothing is created).
-pub fn lock_existing(dir: &Path) -> anyhow::Result<FolderLock> {
+pub fn lock_existing(dir: &Path) -> Result<FolderLock, SetupError> {
     if !dir.is_dir() {
-        bail!("--resume {}: no such folder", dir.display());
+        return Err(SetupError::NoResumeFolder(dir.to_path_buf()));
     }
     Ok(lock_folder(dir)?)
 }
 
 /// Locks the folder of a new run (creating it) and checks it holds nothing yet. Locking first
 /// means that of two runs started at once on one folder, the second is told who has it.
-pub fn lock_new(dir: &Path) -> anyhow::Result<FolderLock> {
+pub fn lock_new(dir: &Path) -> Result<FolderLock, SetupError> {
     let lock = lock_folder(dir)?;
     ResultsDir::check_new(dir)?;
     Ok(lock)
@@ -255,7 +297,7 @@ pub fn execute(
     labels: Vec<String>,
     describe: Describe,
     audience: Audience,
-) -> anyhow::Result<Finished> {
+) -> Result<Finished, SetupError> {
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
     let specs = || prepared.config.players.iter().map(|p| p.spec.as_str());
@@ -317,9 +359,7 @@ pub fn execute(
     }
     live.finish()?;
     if let Some(e) = outcome.error {
-        bail!(
-            "the run stopped early: {e}; the games played so far are kept, continue with --resume"
-        );
+        return Err(SetupError::StoppedEarly(e));
     }
     Ok(Finished {
         records: outcome.records,

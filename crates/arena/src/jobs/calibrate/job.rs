@@ -266,7 +266,7 @@ impl CalibrateSettings {
                     })
                 })
             })
-            .collect::<anyhow::Result<_>>()?;
+            .collect::<Result<_, crate::play::config::ConfigError>>()?;
         let header = format!(
             "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
              Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\

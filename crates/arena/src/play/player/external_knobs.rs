@@ -6,8 +6,54 @@
 
 use super::uci::ExternalEngine;
 use crate::play::limits::MoveLimits;
-use anyhow::{anyhow, bail};
 use std::time::Duration;
+
+/// Why a knob override of an external engine spec was refused; messages name the spec, the
+/// item and the knob.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KnobError {
+    /// A limit that is not a whole number of at least 1.
+    #[error("{key} = '{value}' must be a whole number, at least 1")]
+    NotPositive {
+        /// The knob (`go-nodes`, ...).
+        key: String,
+        /// The value given.
+        value: String,
+    },
+    /// A `go-depth` beyond what a depth can hold.
+    #[error("go-depth = {0} is too deep")]
+    TooDeep(u64),
+    /// `option:<name>=` with nothing after the `=`.
+    #[error("option:{0} needs a value")]
+    NoValue(String),
+    /// An override item without `=`.
+    #[error("player '{spec}': '{item}' is not key=value")]
+    NotKeyValue {
+        /// The whole player spec.
+        spec: String,
+        /// The item.
+        item: String,
+    },
+    /// A key that is not a knob.
+    #[error(
+        "player '{spec}': '{key}' is not a knob of an external engine (go-nodes, go-depth, \
+         movetime, option:<UCI option>)"
+    )]
+    UnknownKnob {
+        /// The whole player spec.
+        spec: String,
+        /// The key given.
+        key: String,
+    },
+    /// A knob's value refused, in the spec that gave it.
+    #[error("player '{spec}': {error}")]
+    InSpec {
+        /// The whole player spec.
+        spec: String,
+        /// Why the value was refused.
+        error: Box<KnobError>,
+    },
+}
 
 /// Per-move limits an external engine is always given, on top of the run's: each is the
 /// smaller of the two when both are set.
@@ -78,33 +124,30 @@ impl ExternalKnob {
     }
 
     /// Sets the knob on `engine` to `value` (text as in a spec); the error names the knob.
-    pub fn set(&self, engine: &mut ExternalEngine, value: &str) -> anyhow::Result<()> {
+    pub fn set(&self, engine: &mut ExternalEngine, value: &str) -> Result<(), KnobError> {
         let value = value.trim();
         let positive = || {
             value
                 .parse::<u64>()
                 .ok()
                 .filter(|&v| v >= 1)
-                .ok_or_else(|| {
-                    anyhow!(
-                        "{} = '{value}' must be a whole number, at least 1",
-                        self.key()
-                    )
+                .ok_or_else(|| KnobError::NotPositive {
+                    key: self.key(),
+                    value: value.to_string(),
                 })
         };
         match self {
             ExternalKnob::GoNodes => engine.limits.nodes = Some(positive()?),
             ExternalKnob::GoDepth => {
                 let d = positive()?;
-                engine.limits.depth =
-                    Some(u32::try_from(d).map_err(|_| anyhow!("go-depth = {d} is too deep"))?);
+                engine.limits.depth = Some(u32::try_from(d).map_err(|_| KnobError::TooDeep(d))?);
             }
             ExternalKnob::Movetime => {
                 engine.limits.movetime = Some(Duration::from_millis(positive()?))
             }
             ExternalKnob::UciOption(name) => {
                 if value.is_empty() {
-                    bail!("option:{name} needs a value");
+                    return Err(KnobError::NoValue(name.clone()));
                 }
                 match engine.options.iter_mut().find(|(n, _)| n == name) {
                     Some((_, v)) => *v = value.to_string(),
@@ -122,20 +165,20 @@ pub fn apply_external_overrides(
     engine: &mut ExternalEngine,
     mods: &str,
     spec: &str,
-) -> anyhow::Result<()> {
+) -> Result<(), KnobError> {
     for item in mods.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| anyhow!("player '{spec}': '{item}' is not key=value"))?;
-        let knob = ExternalKnob::parse(key).ok_or_else(|| {
-            anyhow!(
-                "player '{spec}': '{}' is not a knob of an external engine (go-nodes, go-depth, \
-                 movetime, option:<UCI option>)",
-                key.trim()
-            )
+        let (key, value) = item.split_once('=').ok_or_else(|| KnobError::NotKeyValue {
+            spec: spec.to_string(),
+            item: item.to_string(),
         })?;
-        knob.set(engine, value)
-            .map_err(|e| anyhow!("player '{spec}': {e}"))?;
+        let knob = ExternalKnob::parse(key).ok_or_else(|| KnobError::UnknownKnob {
+            spec: spec.to_string(),
+            key: key.trim().to_string(),
+        })?;
+        knob.set(engine, value).map_err(|e| KnobError::InSpec {
+            spec: spec.to_string(),
+            error: Box::new(e),
+        })?;
     }
     Ok(())
 }

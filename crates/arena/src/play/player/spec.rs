@@ -4,7 +4,7 @@
 use super::builtin::EnginePlayer;
 use super::external_knobs::apply_external_overrides;
 use super::simple::SimplePlayer;
-use super::uci::{load_external, ExternalEngine, ExternalPlayer};
+use super::uci::{load_external, ExternalEngine, ExternalPlayer, UciError};
 use super::Player;
 use crate::play::config::{builtin_levels, resolve_engine};
 use chuhan_engine::EngineConfig;
@@ -54,7 +54,7 @@ pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
             match load_external(Path::new(other)) {
                 Ok(Some(engine)) => return Ok(PlayerSpec::External(Arc::new(engine))),
                 Ok(None) => {}
-                Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+                Err(e) => return Err(PlayerSpecError::External(crate::error_chain(&e))),
             }
             // An external engine file with knob overrides: `fs.toml:go-nodes=500,option:Skill
             // Level=3` (the first colon ends the file name).
@@ -62,15 +62,15 @@ pub fn resolve_player(text: &str) -> Result<PlayerSpec, PlayerSpecError> {
                 match load_external(Path::new(base.trim())) {
                     Ok(Some(mut engine)) => {
                         apply_external_overrides(&mut engine, mods, other)
-                            .map_err(|e| PlayerSpecError::External(format!("{e:#}")))?;
+                            .map_err(|e| PlayerSpecError::External(crate::error_chain(&e)))?;
                         return Ok(PlayerSpec::External(Arc::new(engine)));
                     }
                     Ok(None) => {}
-                    Err(e) => return Err(PlayerSpecError::External(format!("{e:#}"))),
+                    Err(e) => return Err(PlayerSpecError::External(crate::error_chain(&e))),
                 }
             }
             let mut config = resolve_engine(other, &builtin_levels())
-                .map_err(|e| PlayerSpecError::Unknown(format!("{e:#}")))?;
+                .map_err(|e| PlayerSpecError::Unknown(crate::error_chain(&e)))?;
             if let Some(level) = config.level.as_mut() {
                 level.time = None;
             }
@@ -116,7 +116,7 @@ impl PlayerSpec {
 
     /// Checks that the player can play before a run starts (external engines are started,
     /// greeted and quit).
-    pub fn check(&self) -> anyhow::Result<()> {
+    pub fn check(&self) -> Result<(), UciError> {
         match self {
             PlayerSpec::External(engine) => engine.probe(),
             _ => Ok(()),

@@ -34,7 +34,6 @@ use super::external_knobs::EngineLimits;
 use super::lines::{read_capped_line, MAX_LINE_BYTES};
 use super::{MoveChoice, Player, PlayerFailure};
 use crate::play::limits::MoveLimits;
-use anyhow::{anyhow, bail, Context};
 use chuhan_engine::search::MATE;
 use chuhan_engine::{move_from_fairy, move_to_fairy, Game, Move};
 use serde::{Deserialize, Serialize};
@@ -234,14 +233,77 @@ fn option_order(text: &str) -> Vec<String> {
     out
 }
 
+/// Why an external engine file was refused, or an external engine could not be started.
+/// Messages name the file and the `[uci]` key; a TOML parser error is part of the message
+/// because it carries the line and column.
+#[derive(Debug, thiserror::Error)]
+pub enum UciError {
+    /// The file is not valid TOML or has an unknown key.
+    #[error("{file}: {error}")]
+    Toml {
+        /// The file.
+        file: String,
+        /// The parser's error (with line and column).
+        error: Box<toml::de::Error>,
+    },
+    /// A `[uci]` value that is not allowed.
+    #[error("{file}: [uci] {reason}")]
+    Key {
+        /// The file.
+        file: String,
+        /// Which key and why.
+        reason: String,
+    },
+    /// An `[uci.options]` value that is a table or an array.
+    #[error("{file}: [uci.options] {name} = {value}: expected a string, number or true/false")]
+    OptionValue {
+        /// The file.
+        file: String,
+        /// The option.
+        name: String,
+        /// The value as written in TOML.
+        value: toml::Value,
+    },
+    /// `{chuhan}` in the command, but the running executable cannot be found.
+    #[error("{file}: cannot find the running chuhan executable")]
+    CurrentExe {
+        /// The file.
+        file: String,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file cannot be read.
+    #[error("cannot read engine config {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The engine did not start, or did not complete its handshake.
+    #[error("engine {name} ({file}): {why}")]
+    Start {
+        /// The engine's name.
+        name: String,
+        /// Its file.
+        file: String,
+        /// What happened, with the key to change where one applies.
+        why: String,
+    },
+}
+
 /// Resolves `{chuhan}` and paths relative to the configuration file's folder.
-fn resolve_command(command: &str, base: &Path, source: &str) -> anyhow::Result<PathBuf> {
+fn resolve_command(command: &str, base: &Path, source: &str) -> Result<PathBuf, UciError> {
     if command.trim().is_empty() {
-        bail!("{source}: [uci] command is empty");
+        return Err(key_error(source, "command is empty".into()));
     }
     if command.contains(CHUHAN_PLACEHOLDER) {
-        let exe = std::env::current_exe()
-            .with_context(|| format!("{source}: cannot find the running chuhan executable"))?;
+        let exe = std::env::current_exe().map_err(|e| UciError::CurrentExe {
+            file: source.to_string(),
+            source: e,
+        })?;
         return Ok(PathBuf::from(
             command.replace(CHUHAN_PLACEHOLDER, &exe.to_string_lossy()),
         ));
@@ -254,6 +316,14 @@ fn resolve_command(command: &str, base: &Path, source: &str) -> anyhow::Result<P
     Ok(path.to_path_buf())
 }
 
+/// A [`UciError::Key`] for the file `source`.
+fn key_error(source: &str, reason: String) -> UciError {
+    UciError::Key {
+        file: source.to_string(),
+        reason,
+    }
+}
+
 /// Parses an external engine file. `source` names it in errors; `base` is the folder relative
 /// paths are taken from; `default_name` is used when the file has no `name`.
 pub fn parse_external(
@@ -261,8 +331,11 @@ pub fn parse_external(
     source: &str,
     base: &Path,
     default_name: &str,
-) -> anyhow::Result<ExternalEngine> {
-    let t: ExternalToml = toml::from_str(text).map_err(|e| anyhow!("{source}: {e}"))?;
+) -> Result<ExternalEngine, UciError> {
+    let t: ExternalToml = toml::from_str(text).map_err(|error| UciError::Toml {
+        file: source.to_string(),
+        error: Box::new(error),
+    })?;
     let u = t.uci;
     let order = option_order(text);
     let mut options: Vec<(String, String)> = Vec::new();
@@ -272,16 +345,20 @@ pub fn parse_external(
             toml::Value::Integer(i) => i.to_string(),
             toml::Value::Float(f) => f.to_string(),
             toml::Value::Boolean(b) => b.to_string(),
-            other => bail!(
-                "{source}: [uci.options] {name} = {other}: expected a string, number or true/false"
-            ),
+            value => {
+                return Err(UciError::OptionValue {
+                    file: source.to_string(),
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+            }
         };
         options.push((name.clone(), v));
     }
     options.sort_by_key(|(n, _)| order.iter().position(|o| o == n).unwrap_or(usize::MAX));
-    let ms = |v: Option<u64>, key: &str, default: u64| -> anyhow::Result<Duration> {
+    let ms = |v: Option<u64>, key: &str, default: u64| -> Result<Duration, UciError> {
         match v {
-            Some(0) => bail!("{source}: [uci] {key} must be at least 1"),
+            Some(0) => Err(key_error(source, format!("{key} must be at least 1"))),
             Some(n) => Ok(Duration::from_millis(n)),
             None => Ok(Duration::from_millis(default)),
         }
@@ -297,9 +374,13 @@ pub fn parse_external(
         coordinates: u.coordinates,
         protocol: u.protocol,
         time_unit: match (u.protocol, u.time_unit) {
-            (Protocol::Uci, Some(_)) => bail!(
-                "{source}: [uci] time_unit is for UCCI engines (protocol = \"ucci\"); UCI times are always milliseconds"
-            ),
+            (Protocol::Uci, Some(_)) => {
+                return Err(key_error(
+                    source,
+                    "time_unit is for UCCI engines (protocol = \"ucci\"); UCI times are always milliseconds"
+                        .into(),
+                ))
+            }
             (_, unit) => unit.unwrap_or_default(),
         },
         startup_timeout: ms(
@@ -319,14 +400,14 @@ pub fn parse_external(
 }
 
 /// The `[uci]` keys `go_nodes`, `go_depth`, `movetime_ms` (each at least 1).
-fn own_limits(u: &UciToml, source: &str) -> anyhow::Result<EngineLimits> {
+fn own_limits(u: &UciToml, source: &str) -> Result<EngineLimits, UciError> {
     for (key, v) in [
         ("go_nodes", u.go_nodes),
         ("go_depth", u.go_depth.map(u64::from)),
         ("movetime_ms", u.movetime_ms),
     ] {
         if v == Some(0) {
-            bail!("{source}: [uci] {key} must be at least 1");
+            return Err(key_error(source, format!("{key} must be at least 1")));
         }
     }
     Ok(EngineLimits {
@@ -338,12 +419,14 @@ fn own_limits(u: &UciToml, source: &str) -> anyhow::Result<EngineLimits> {
 
 /// Reads `path` as an external engine file if it is one (a `.toml` file with a `[uci]`
 /// table); `Ok(None)` for anything else.
-pub fn load_external(path: &Path) -> anyhow::Result<Option<ExternalEngine>> {
+pub fn load_external(path: &Path) -> Result<Option<ExternalEngine>, UciError> {
     if !path.extension().is_some_and(|e| e == "toml") || !path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read engine config {}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|source| UciError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     if !is_external(&text) {
         return Ok(None);
     }
@@ -357,13 +440,13 @@ pub fn load_external(path: &Path) -> anyhow::Result<Option<ExternalEngine>> {
 impl ExternalEngine {
     /// Starts the engine once, completes the handshake and quits: the check a run makes before
     /// it starts, so a missing program or a silent engine is an error, not a run of losses.
-    pub fn probe(&self) -> anyhow::Result<()> {
+    pub fn probe(&self) -> Result<(), UciError> {
         self.declared_options().map(|_| ())
     }
 
     /// Starts the engine once, completes the handshake and quits, returning the names of the
     /// options it declared (errors as [`ExternalEngine::probe`]).
-    pub fn declared_options(&self) -> anyhow::Result<Vec<DeclaredOption>> {
+    pub fn declared_options(&self) -> Result<Vec<DeclaredOption>, UciError> {
         let mut p = Process::start(self, Arc::new(Mutex::new(None))).map_err(|e| {
             let (hello, ok) = self.protocol.handshake();
             let why = match e {
@@ -380,7 +463,11 @@ impl ExternalEngine {
                 ),
                 other => other.to_string(),
             };
-            anyhow!("engine {} ({}): {why}", self.name, self.source)
+            UciError::Start {
+                name: self.name.clone(),
+                file: self.source.clone(),
+                why,
+            }
         })?;
         p.quit();
         Ok(std::mem::take(&mut p.declared))
