@@ -43,3 +43,28 @@ fn huge_mate_distances_saturate() {
     r.update("info depth 3 score mate -2");
     assert_eq!(r.score, Some(-(MATE - 4)));
 }
+
+/// `engine_file_with` (the writer behind `calibrate --knob` and spec overrides) made a command
+/// holding `{chuhan}` absolute: `x{chuhan}` (resolved to `x/<path of chuhan>`) became
+/// `<current folder>/x/<path>`, so the rewritten file named another program. A `{chuhan}`
+/// command is now kept as written.
+#[test]
+fn knob_rewrites_keep_a_chuhan_command() {
+    use chuhan_arena::play::player::external_knobs::{engine_file_with, ExternalKnob};
+    use chuhan_arena::play::player::uci::parse_external;
+    use std::path::Path;
+    for command in ["{chuhan}", "depth{chuhan}"] {
+        let text = format!("[uci]\ncommand = \"{command}\"\nargs = [\"uci\"]\n");
+        let base = Path::new("/engines");
+        let engine = parse_external(&text, "e.toml", base, "e").unwrap();
+        let rewritten = engine_file_with(&text, &engine, &ExternalKnob::GoNodes, "1234");
+        assert!(
+            rewritten.contains(&format!("command = \"{command}\"")),
+            "{rewritten}"
+        );
+        let read = parse_external(&rewritten, "e.toml", base, "e").unwrap();
+        let mut want = engine.clone();
+        ExternalKnob::GoNodes.set(&mut want, "1234").unwrap();
+        assert_eq!(read, want);
+    }
+}
