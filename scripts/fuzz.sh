@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of fuzz/ for a bounded time and fails on any crash.
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 20: about 2 minutes plus the build)
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 20: 14 targets, about 5 minutes plus the build)
 #
 # Each target starts from its committed seed corpus (fuzz/corpus/<target>/) and keeps what it
 # learns in fuzz/corpus-run/<target>/ (not committed), so repeated runs go deeper; the tokens

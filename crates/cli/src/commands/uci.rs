@@ -3,10 +3,11 @@
 //! Malformed input never ends the session: an `info string` names the problem, and that holds
 //! for bytes too (invalid UTF-8, lines of any length: see [`serve`]).
 
-use super::uci_common::{
-    bestmove_line, emit, info_line, parse_go, split_position, split_setoption, Out,
+use super::uci_common::{bestmove_line, emit, info_line, parse_go, Out};
+use chuhan_arena::engines::uci_front::{
+    parse_command, xiangqi_option, xiangqi_position, Command, XiangqiOption,
 };
-use chuhan_arena::play::config::{builtin_levels, find_level};
+use chuhan_arena::play::config::builtin_levels;
 use chuhan_engine::params;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::{Engine, EngineConfig, Level, Move, Position, SearchInfo};
@@ -72,14 +73,18 @@ impl Session {
 
     /// Handles one input line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { return true };
-        let rest: Vec<&str> = words.collect();
-        match cmd {
-            "uci" => self.cmd_uci(),
-            "isready" => self.say("readyok"),
-            "ucinewgame" => {
+        let command = match parse_command(line) {
+            None => return true,
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                self.say(&format!("info string {e}"));
+                return true;
+            }
+        };
+        match command {
+            Command::Uci => self.cmd_uci(),
+            Command::IsReady => self.say("readyok"),
+            Command::UciNewGame => {
                 self.stop_search();
                 self.seed = self.seed.wrapping_add(1);
                 if let Ok(mut e) = self.engine.lock() {
@@ -88,18 +93,19 @@ impl Session {
                 self.position = Position::startpos();
                 self.game_ply = 0;
             }
-            "setoption" => self.cmd_setoption(&rest),
-            "position" => self.cmd_position(&rest),
-            "go" => self.cmd_go(&rest),
-            "stop" => self.stop_search(),
-            "ponderhit" => {}
-            "quit" => {
+            Command::SetOption { name, value } => self.cmd_setoption(&name, value.as_deref()),
+            Command::Position { fen, moves } => self.cmd_position(fen.as_deref(), &moves),
+            Command::Perft(depth) => self.cmd_perft(depth.as_deref()),
+            Command::Go(words) => self.cmd_go(&words),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {}
+            Command::Quit => {
                 self.stop_search();
                 return false;
             }
-            "d" => self.say(&format!("info string fen {}", self.position.to_fen())),
-            "bench" => self.cmd_bench(),
-            other => self.say(&format!("info string unknown command '{other}'")),
+            Command::Display => self.say(&format!("info string fen {}", self.position.to_fen())),
+            Command::Bench => self.cmd_bench(),
+            Command::Unknown(other) => self.say(&format!("info string unknown command '{other}'")),
         }
         true
     }
@@ -134,100 +140,47 @@ impl Session {
         self.say("uciok");
     }
 
-    fn cmd_setoption(&mut self, rest: &[&str]) {
-        let (name, value) = match split_setoption(rest) {
-            Ok(nv) => nv,
+    fn cmd_setoption(&mut self, name: &str, value: Option<&str>) {
+        let option = match xiangqi_option(name, value, &self.levels) {
+            Ok(o) => o,
             Err(e) => return self.say(&format!("info string {e}")),
         };
-        let (name, value) = (name.as_str(), value.as_deref());
-        let lower = name.to_ascii_lowercase();
-        let parse_bool = |v: Option<&str>| match v.map(|s| s.to_ascii_lowercase()) {
-            Some(s) if s == "true" => Ok(true),
-            Some(s) if s == "false" => Ok(false),
-            other => Err(format!(
-                "'{}' is not true or false",
-                other.unwrap_or_default()
-            )),
-        };
-        let result: Result<(), String> = match lower.as_str() {
-            "hash" => value
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&mb| (1..=MAX_TT_MB).contains(&mb))
-                .map(|mb| self.config.options.tt_mb = mb)
-                .ok_or_else(|| {
-                    format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))
-                }),
-            "clear hash" => {
+        let options = &mut self.config.options;
+        match option {
+            XiangqiOption::Hash(mb) => options.tt_mb = mb,
+            XiangqiOption::ClearHash => {
                 self.wait_search();
                 if let Ok(mut e) = self.engine.lock() {
                     e.new_game(self.seed);
                 }
                 return;
             }
-            "level" => match value {
-                Some("none") => {
-                    self.config.level = None;
-                    Ok(())
+            XiangqiOption::Level(level) => self.config.level = level,
+            XiangqiOption::Rules(rules) => self.rules = rules,
+            XiangqiOption::NullMove(b) => options.null_move = b,
+            XiangqiOption::Lmr(b) => options.lmr = b,
+            XiangqiOption::CheckExtension(b) => options.check_extension = b,
+            XiangqiOption::Futility(b) => options.futility = b,
+            XiangqiOption::Param(name, n) => {
+                if let Err(e) = self.config.params.set(&name, n) {
+                    return self.say(&format!("info string {e}"));
                 }
-                Some(v) => find_level(&self.levels, v)
-                    .map(|l| self.config.level = Some(l))
-                    .ok_or_else(|| format!("unknown level '{v}'")),
-                None => Err("Level needs a value".into()),
-            },
-            "rules" => match value.map(str::parse::<chuhan_engine::RuleSet>) {
-                Some(Ok(rules)) => {
-                    self.rules = rules;
-                    Ok(())
-                }
-                Some(Err(e)) => Err(e.to_string()),
-                None => Err("Rules needs a value".into()),
-            },
-            "nullmove" => parse_bool(value).map(|b| self.config.options.null_move = b),
-            "lmr" => parse_bool(value).map(|b| self.config.options.lmr = b),
-            "checkextension" => parse_bool(value).map(|b| self.config.options.check_extension = b),
-            "futility" => parse_bool(value).map(|b| self.config.options.futility = b),
-            _ => match (params::index_of(name), value) {
-                (Some(_), Some(v)) => v
-                    .parse::<i64>()
-                    .map_err(|_| format!("'{v}' is not a whole number"))
-                    .and_then(|n| self.config.params.set(name, n).map_err(|e| e.to_string())),
-                (Some(_), None) => Err(format!("{name} needs a value")),
-                (None, _) => Err(format!("unknown option '{name}'")),
-            },
-        };
-        match result {
-            Ok(()) => self.rebuild_engine(),
-            Err(e) => self.say(&format!("info string {e}")),
-        }
-    }
-
-    fn cmd_position(&mut self, rest: &[&str]) {
-        let (fen, moves) = match split_position(rest) {
-            Ok(x) => x,
-            Err(e) => return self.say(&format!("info string {e}")),
-        };
-        let mut pos = match fen {
-            None => Position::startpos(),
-            Some(fen) => match Position::from_fen(&fen) {
-                Ok(p) => p,
-                Err(e) => return self.say(&format!("info string bad FEN '{fen}': {e}")),
-            },
-        };
-        for (i, text) in moves.iter().enumerate() {
-            match pos.parse_uci_move(text) {
-                Ok(mv) => pos.make(mv),
-                Err(e) => return self.say(&format!("info string move {} ({text}): {e}", i + 1)),
             }
         }
+        self.rebuild_engine();
+    }
+
+    fn cmd_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let pos = match xiangqi_position(fen, moves) {
+            Ok(p) => p,
+            Err(e) => return self.say(&format!("info string {e}")),
+        };
         self.stop_search();
         self.position = pos;
         self.game_ply = moves.len();
     }
 
-    fn cmd_go(&mut self, rest: &[&str]) {
-        if rest.first() == Some(&"perft") {
-            return self.cmd_perft(rest.get(1).copied());
-        }
+    fn cmd_go(&mut self, rest: &[String]) {
         let red = self.position.side_to_move() == chuhan_engine::Color::Red;
         let mut limits = match parse_go(rest, red) {
             Ok(l) => l,

@@ -244,8 +244,14 @@ pub fn engine_file_with(
         if current == "uci" {
             let quoted = |p: &std::path::Path| toml_string(&p.to_string_lossy());
             match line_key.as_deref() {
-                // A command with a folder in it was relative to the original file's folder.
-                Some("command") if resolved.command.components().count() > 1 => {
+                // A command with a folder in it was relative to the original file's folder;
+                // one with `{chuhan}` is kept as written: it names the running executable from
+                // any folder (made absolute, `x{chuhan}` became a path under the current
+                // folder, a different command: fuzz finding 5).
+                Some("command")
+                    if resolved.command.components().count() > 1
+                        && !l.contains(super::uci::CHUHAN_PLACEHOLDER) =>
+                {
                     let abs = std::path::absolute(&resolved.command)
                         .unwrap_or_else(|_| resolved.command.clone());
                     replaced = Some(format!("command = {}", quoted(&abs)));

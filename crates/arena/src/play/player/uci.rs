@@ -515,8 +515,9 @@ pub struct DeclaredOption {
 }
 
 /// The option an `option` line declares: UCI `option name NAME... type spin default D min A
-/// max B`, UCCI `option NAME type spin min A max B default D` (the keys in any order).
-fn declared_option(words: &[&str], protocol: Protocol) -> Option<DeclaredOption> {
+/// max B`, UCCI `option NAME type spin min A max B default D` (the keys in any order);
+/// `None` for a line that declares none. (Public for the fuzz target `engine_lines`.)
+pub fn declared_option(words: &[&str], protocol: Protocol) -> Option<DeclaredOption> {
     let rest = match (protocol, words) {
         (Protocol::Uci, ["option", "name", rest @ ..]) => rest,
         (Protocol::Ucci, ["option", rest @ ..]) => rest,
@@ -873,8 +874,12 @@ impl SearchReport {
             let n = words.get(i + 2).and_then(|v| v.parse::<i32>().ok());
             match (words.get(i + 1), n) {
                 (Some(&"cp"), Some(cp)) => self.score = Some(cp),
-                (Some(&"mate"), Some(m)) if m > 0 => self.score = Some(MATE - (2 * m - 1)),
-                (Some(&"mate"), Some(m)) => self.score = Some(-(MATE + 2 * m)),
+                // The distance clamped to MATE/2 moves: an engine may print any number
+                // (`mate 2000000000` overflowed), and the sign must stay the mover's.
+                (Some(&"mate"), Some(m)) if m > 0 => {
+                    self.score = Some(MATE - (2 * m.min(MATE / 2) - 1))
+                }
+                (Some(&"mate"), Some(m)) => self.score = Some(-(MATE + 2 * m.max(-MATE / 2))),
                 // UCCI writes the score bare: `score 35`.
                 (Some(v), _) => {
                     if let Ok(cp) = v.parse::<i32>() {

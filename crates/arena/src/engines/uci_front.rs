@@ -1,0 +1,423 @@
+//! The pure half of `chuhan uci`, the engine's own UCI front end: the tokenizer of an input
+//! line into a [`Command`], and the parsing of `setoption`, `position` and `go`, with no I/O
+//! and no threads. The binary's `commands/uci*.rs` keep the session (output, search thread)
+//! and call these; the fuzz target `uci_command` drives them with arbitrary bytes.
+//!
+//! Errors are the text of the `info string` the session answers with: malformed input never
+//! ends a session.
+
+use crate::play::config::find_level;
+use chuhan_engine::search::tt::MAX_TT_MB;
+use chuhan_engine::search::uci_score;
+use chuhan_engine::{params, Level, Limits, Params, Position, RuleSet};
+use std::fmt;
+use std::time::Duration;
+
+pub use crate::play::player::lines::{read_capped_line, CappedLine, MAX_LINE_BYTES};
+
+/// One input line of a UCI session, tokenized (words split at whitespace).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: the handshake.
+    Uci,
+    /// `isready`.
+    IsReady,
+    /// `ucinewgame`.
+    UciNewGame,
+    /// `setoption name <name> [value <value>]` (the name and value as [`split_setoption`]
+    /// reads them).
+    SetOption {
+        /// The option's name (may hold spaces).
+        name: String,
+        /// Its value, if one was given.
+        value: Option<String>,
+    },
+    /// `position startpos|fen <FEN> [moves ...]`.
+    Position {
+        /// The FEN (its words joined by one space), `None` for the start position.
+        fen: Option<String>,
+        /// The moves after `moves`, as written.
+        moves: Vec<String>,
+    },
+    /// `go perft [<depth>]`: the depth word as written.
+    Perft(Option<String>),
+    /// `go ...`: its words, read by [`parse_go`] for the side to move.
+    Go(Vec<String>),
+    /// `stop`.
+    Stop,
+    /// `ponderhit`.
+    PonderHit,
+    /// `quit`.
+    Quit,
+    /// `d`: the position's FEN.
+    Display,
+    /// `bench`.
+    Bench,
+    /// Any other first word.
+    Unknown(String),
+}
+
+/// Tokenizes one input line: `None` for a blank line, `Err` (the `info string` text) for a
+/// `setoption` or `position` command that does not parse.
+pub fn parse_command(line: &str) -> Option<Result<Command, String>> {
+    let mut words = line.split_whitespace();
+    let cmd = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    let owned = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    Some(Ok(match cmd {
+        "uci" => Command::Uci,
+        "isready" => Command::IsReady,
+        "ucinewgame" => Command::UciNewGame,
+        "setoption" => match split_setoption(&rest) {
+            Ok((name, value)) => Command::SetOption { name, value },
+            Err(e) => return Some(Err(e)),
+        },
+        "position" => match split_position(&rest) {
+            Ok((fen, moves)) => Command::Position {
+                fen,
+                moves: owned(moves),
+            },
+            Err(e) => return Some(Err(e)),
+        },
+        "go" if rest.first() == Some(&"perft") => {
+            Command::Perft(rest.get(1).map(|d| d.to_string()))
+        }
+        "go" => Command::Go(owned(&rest)),
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
+        "quit" => Command::Quit,
+        "d" => Command::Display,
+        "bench" => Command::Bench,
+        other => Command::Unknown(other.to_string()),
+    }))
+}
+
+impl fmt::Display for Command {
+    /// The command as a client would send it; [`parse_command`] reads it back to the same
+    /// command.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Uci => f.write_str("uci"),
+            Command::IsReady => f.write_str("isready"),
+            Command::UciNewGame => f.write_str("ucinewgame"),
+            Command::SetOption { name, value } => {
+                write!(f, "setoption name {name}")?;
+                match value {
+                    Some(v) => write!(f, " value {v}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Position { fen, moves } => {
+                match fen {
+                    Some(fen) => write!(f, "position fen {fen}")?,
+                    None => f.write_str("position startpos")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, " moves {}", moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::Perft(depth) => match depth {
+                Some(d) => write!(f, "go perft {d}"),
+                None => f.write_str("go perft"),
+            },
+            Command::Go(words) if words.is_empty() => f.write_str("go"),
+            Command::Go(words) => write!(f, "go {}", words.join(" ")),
+            Command::Stop => f.write_str("stop"),
+            Command::PonderHit => f.write_str("ponderhit"),
+            Command::Quit => f.write_str("quit"),
+            Command::Display => f.write_str("d"),
+            Command::Bench => f.write_str("bench"),
+            Command::Unknown(word) => f.write_str(word),
+        }
+    }
+}
+
+/// `setoption name <id...> [value <x...>]` -> (name, value).
+pub fn split_setoption(rest: &[&str]) -> Result<(String, Option<String>), String> {
+    let joined = rest.join(" ");
+    let Some(after_name) = joined.strip_prefix("name ") else {
+        return Err("setoption needs 'name <option> [value <value>]'".into());
+    };
+    Ok(match after_name.split_once(" value ") {
+        Some((n, v)) => (n.trim().to_string(), Some(v.trim().to_string())),
+        None => (after_name.trim().to_string(), None),
+    })
+}
+
+/// `position startpos|fen <FEN> [moves ...]` -> (the FEN, or None for the start; the moves).
+pub fn split_position<'a>(rest: &'a [&'a str]) -> Result<(Option<String>, &'a [&'a str]), String> {
+    let (fen, moves_at) = match rest.first() {
+        Some(&"startpos") => (None, 1),
+        Some(&"fen") => {
+            let end = rest
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(rest.len());
+            (Some(rest[1..end].join(" ")), end)
+        }
+        _ => return Err("position needs 'startpos' or 'fen <FEN>'".into()),
+    };
+    match rest.get(moves_at) {
+        Some(&"moves") => Ok((fen, &rest[moves_at + 1..])),
+        Some(w) => Err(format!("unexpected '{w}' in position command")),
+        None => Ok((fen, &[])),
+    }
+}
+
+/// The limits of `go ...` for the side to move (`first_to_move`: the side whose clock is
+/// `wtime`). A clock becomes a soft time of `left / moves + 3/4 increment` (moves to go, at
+/// most 30) and a hard time of three times that, within 2/5 of what is left.
+pub fn parse_go<S: AsRef<str>>(rest: &[S], first_to_move: bool) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, 0u64, 0u64, None);
+    let mut infinite = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i].as_ref();
+        let num = rest.get(i + 1).and_then(|v| v.as_ref().parse::<i64>().ok());
+        let needs_value = !matches!(key, "infinite" | "ponder");
+        if needs_value && num.is_none() {
+            return Err(format!("go {key} needs a number"));
+        }
+        let n = num.unwrap_or(0).max(0) as u64;
+        match key {
+            "depth" => limits.depth = Some(n.clamp(1, 100) as u32),
+            "nodes" => limits.nodes = Some(n.max(1)),
+            "movetime" => {
+                limits.soft_time = Some(Duration::from_millis(n.max(1)));
+                limits.hard_time = Some(Duration::from_millis(n.max(1)));
+            }
+            "wtime" => wtime = Some(n),
+            "btime" => btime = Some(n),
+            "winc" => winc = n,
+            "binc" => binc = n,
+            "movestogo" => movestogo = Some(n.max(1)),
+            "mate" => limits.depth = Some((2 * n).clamp(1, 100) as u32),
+            "infinite" => infinite = true,
+            "ponder" => {}
+            other => return Err(format!("unknown go parameter '{other}'")),
+        }
+        i += if needs_value { 2 } else { 1 };
+    }
+    let (time, inc) = if first_to_move {
+        (wtime, winc)
+    } else {
+        (btime, binc)
+    };
+    if let (Some(t), false) = (time, infinite) {
+        let moves = movestogo.unwrap_or(30).min(30);
+        // Saturating: the numbers are the client's (`winc 9223372036854775807` overflowed).
+        let soft = (t / moves).saturating_add(inc.saturating_mul(3) / 4);
+        let hard = soft
+            .saturating_mul(3)
+            .min(t.saturating_sub(50).max(1) * 2 / 5)
+            .max(1);
+        limits.soft_time = Some(Duration::from_millis(soft.min(hard)));
+        limits.hard_time = Some(Duration::from_millis(hard));
+    }
+    Ok(limits)
+}
+
+/// A `setoption` of `chuhan uci` (xiangqi), checked: what the session then applies.
+#[derive(Clone, Debug, PartialEq)]
+pub enum XiangqiOption {
+    /// `Hash`: transposition table megabytes, within 1..=[`MAX_TT_MB`].
+    Hash(usize),
+    /// `Clear Hash` (a button).
+    ClearHash,
+    /// `Level`: a level, or `none` for full strength.
+    Level(Option<Level>),
+    /// `Rules`: the repetition rules.
+    Rules(RuleSet),
+    /// `NullMove`.
+    NullMove(bool),
+    /// `LMR`.
+    Lmr(bool),
+    /// `CheckExtension`.
+    CheckExtension(bool),
+    /// `Futility`.
+    Futility(bool),
+    /// A parameter of the engine's table (its name as given), within its range.
+    Param(String, i64),
+}
+
+/// Reads a `setoption` of `chuhan uci` (names are case-insensitive but for parameter names;
+/// `levels` are the ones the `Level` option offers). The error is the `info string` text.
+pub fn xiangqi_option(
+    name: &str,
+    value: Option<&str>,
+    levels: &[Level],
+) -> Result<XiangqiOption, String> {
+    let parse_bool = |v: Option<&str>| match v.map(|s| s.to_ascii_lowercase()) {
+        Some(s) if s == "true" => Ok(true),
+        Some(s) if s == "false" => Ok(false),
+        other => Err(format!(
+            "'{}' is not true or false",
+            other.unwrap_or_default()
+        )),
+    };
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => value
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&mb| (1..=MAX_TT_MB).contains(&mb))
+            .map(XiangqiOption::Hash)
+            .ok_or_else(|| format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))),
+        "clear hash" => Ok(XiangqiOption::ClearHash),
+        "level" => match value {
+            Some("none") => Ok(XiangqiOption::Level(None)),
+            Some(v) => find_level(levels, v)
+                .map(|l| XiangqiOption::Level(Some(l)))
+                .ok_or_else(|| format!("unknown level '{v}'")),
+            None => Err("Level needs a value".into()),
+        },
+        "rules" => match value.map(str::parse::<RuleSet>) {
+            Some(Ok(rules)) => Ok(XiangqiOption::Rules(rules)),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("Rules needs a value".into()),
+        },
+        "nullmove" => parse_bool(value).map(XiangqiOption::NullMove),
+        "lmr" => parse_bool(value).map(XiangqiOption::Lmr),
+        "checkextension" => parse_bool(value).map(XiangqiOption::CheckExtension),
+        "futility" => parse_bool(value).map(XiangqiOption::Futility),
+        _ => match (params::index_of(name), value) {
+            (Some(_), Some(v)) => {
+                let n = v
+                    .parse::<i64>()
+                    .map_err(|_| format!("'{v}' is not a whole number"))?;
+                // The range check of the table, on a scratch copy: the session's own set
+                // then cannot fail.
+                Params::default().set(name, n).map_err(|e| e.to_string())?;
+                Ok(XiangqiOption::Param(name.to_string(), n))
+            }
+            (Some(_), None) => Err(format!("{name} needs a value")),
+            (None, _) => Err(format!("unknown option '{name}'")),
+        },
+    }
+}
+
+/// The position of `position ...` (xiangqi, moves in UCI coordinates), each move checked
+/// legal. The error is the `info string` text, naming the FEN or the move (1-based).
+pub fn xiangqi_position<S: AsRef<str>>(fen: Option<&str>, moves: &[S]) -> Result<Position, String> {
+    let mut pos = match fen {
+        None => Position::startpos(),
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let text = text.as_ref();
+        let mv = pos
+            .parse_uci_move(text)
+            .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        pos.make(mv);
+    }
+    Ok(pos)
+}
+
+/// The `info depth ... pv ...` line of a finished iteration.
+pub fn info_line<M: std::fmt::Display>(i: &chuhan_engine::search::SearchInfo<M>) -> String {
+    let ms = i.elapsed.as_millis().max(1);
+    let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        uci_score(i.score),
+        i.nodes,
+        i.nodes as u128 * 1000 / ms,
+        ms,
+        pv.join(" ")
+    )
+}
+
+/// `bestmove <move>`, `0000` when there is none.
+pub fn bestmove_line(best: Option<String>) -> String {
+    format!("bestmove {}", best.unwrap_or_else(|| "0000".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_tokenize_and_write_back() {
+        for line in [
+            "uci",
+            "setoption name Skill Level value 3",
+            "setoption name Clear Hash",
+            "position startpos moves h2e2 h9g7",
+            "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "go wtime 1000 btime 900 winc 10",
+            "go",
+            "go perft 3",
+            "frobnicate",
+        ] {
+            let cmd = parse_command(line).unwrap().unwrap();
+            assert_eq!(cmd.to_string(), line);
+        }
+        assert_eq!(parse_command("  \t "), None);
+        assert_eq!(
+            parse_command("  go   depth\t4 "),
+            Some(Ok(Command::Go(vec!["depth".into(), "4".into()])))
+        );
+        assert!(parse_command("position").unwrap().is_err());
+        assert!(parse_command("setoption Hash 3").unwrap().is_err());
+        assert_eq!(
+            parse_command("position startpos junk"),
+            Some(Err("unexpected 'junk' in position command".into()))
+        );
+    }
+
+    #[test]
+    fn options_are_checked_before_they_are_applied() {
+        let levels = crate::play::config::builtin_levels();
+        assert_eq!(
+            xiangqi_option("HASH", Some("64"), &levels),
+            Ok(XiangqiOption::Hash(64))
+        );
+        assert!(xiangqi_option("Hash", Some("0"), &levels).is_err());
+        assert!(xiangqi_option("Hash", Some(&(MAX_TT_MB + 1).to_string()), &levels).is_err());
+        assert_eq!(
+            xiangqi_option("lmr", Some("FALSE"), &levels),
+            Ok(XiangqiOption::Lmr(false))
+        );
+        assert_eq!(
+            xiangqi_option("Level", Some("none"), &levels),
+            Ok(XiangqiOption::Level(None))
+        );
+        assert!(xiangqi_option("Level", Some("grandmaster"), &levels).is_err());
+        let def = &params::table()[0];
+        assert_eq!(
+            xiangqi_option(&def.name, Some(&def.max.to_string()), &levels),
+            Ok(XiangqiOption::Param(
+                def.name.to_string(),
+                i64::from(def.max)
+            ))
+        );
+        assert!(xiangqi_option(
+            &def.name,
+            Some(&(i64::from(def.max) + 1).to_string()),
+            &levels
+        )
+        .is_err());
+        assert_eq!(
+            xiangqi_option("Nonsense", Some("1"), &levels),
+            Err("unknown option 'Nonsense'".into())
+        );
+    }
+
+    #[test]
+    fn positions_check_every_move() {
+        let pos = xiangqi_position(None, &["h2e2", "h9g7"]).unwrap();
+        assert_eq!(pos.ply_count(), 2);
+        assert_eq!(
+            xiangqi_position(None, &["h2e2", "h2e2"])
+                .unwrap_err()
+                .split(':')
+                .next(),
+            Some("move 2 (h2e2)")
+        );
+        assert!(xiangqi_position(Some("nonsense"), &[] as &[&str])
+            .unwrap_err()
+            .starts_with("bad FEN 'nonsense'"));
+    }
+}

@@ -1,0 +1,70 @@
+//! Inputs the fuzz targets of `fuzz/` (or writing them) found, kept as tests in the crate
+//! that was fixed (docs/reliability.md, "Findings"). Each failed before its fix.
+
+use chuhan_arena::engines::uci_front::{parse_command, parse_go, Command};
+use chuhan_arena::play::player::uci::SearchReport;
+use chuhan_engine::search::MATE;
+use std::time::Duration;
+
+/// `chuhan uci` read `go wtime 1000 winc 9223372036854775807` with an overflowing `3 *
+/// increment` (a panic in a debug build; a wrapped, nonsense time in release).
+#[test]
+fn huge_increments_and_clocks_saturate() {
+    let Some(Ok(Command::Go(words))) = parse_command("go wtime 1000 winc 9223372036854775807")
+    else {
+        panic!("a go command");
+    };
+    let limits = parse_go(&words, true).expect("the numbers parse");
+    // The cap of 2/5 of what is left holds whatever the increment.
+    assert_eq!(limits.hard_time, Some(Duration::from_millis(380)));
+    assert_eq!(limits.soft_time, Some(Duration::from_millis(380)));
+    let limits = parse_go(&["btime", "9223372036854775807"], false).unwrap();
+    let (soft, hard) = (limits.soft_time.unwrap(), limits.hard_time.unwrap());
+    assert!(soft <= hard && soft > Duration::ZERO);
+    // Ordinary clocks are unchanged: 60 s / 30 + 3/4 s = 2.75 s, hard three times that.
+    let limits = parse_go(&["wtime", "60000", "winc", "1000"], true).unwrap();
+    assert_eq!(limits.soft_time, Some(Duration::from_millis(2750)));
+    assert_eq!(limits.hard_time, Some(Duration::from_millis(8250)));
+}
+
+/// An external engine printing `info score mate 2000000000` overflowed `2 * m` in the
+/// arena's reader (a panic in a debug build: the game thread died); the score keeps the
+/// mover's sign whatever the distance.
+#[test]
+fn huge_mate_distances_saturate() {
+    let mut r = SearchReport::default();
+    r.update("info depth 3 score mate 2000000000");
+    assert!(r.score.is_some_and(|s| s > 0 && s < MATE));
+    r.update("info depth 3 score mate -2147483648");
+    assert!(r.score.is_some_and(|s| s <= 0 && s > -MATE));
+    // Ordinary mates are unchanged: mate in 3 is MATE - 5 plies, mated in 2 is -(MATE - 4).
+    r.update("info depth 3 score mate 3");
+    assert_eq!(r.score, Some(MATE - 5));
+    r.update("info depth 3 score mate -2");
+    assert_eq!(r.score, Some(-(MATE - 4)));
+}
+
+/// `engine_file_with` (the writer behind `calibrate --knob` and spec overrides) made a command
+/// holding `{chuhan}` absolute: `x{chuhan}` (resolved to `x/<path of chuhan>`) became
+/// `<current folder>/x/<path>`, so the rewritten file named another program. A `{chuhan}`
+/// command is now kept as written.
+#[test]
+fn knob_rewrites_keep_a_chuhan_command() {
+    use chuhan_arena::play::player::external_knobs::{engine_file_with, ExternalKnob};
+    use chuhan_arena::play::player::uci::parse_external;
+    use std::path::Path;
+    for command in ["{chuhan}", "depth{chuhan}"] {
+        let text = format!("[uci]\ncommand = \"{command}\"\nargs = [\"uci\"]\n");
+        let base = Path::new("/engines");
+        let engine = parse_external(&text, "e.toml", base, "e").unwrap();
+        let rewritten = engine_file_with(&text, &engine, &ExternalKnob::GoNodes, "1234");
+        assert!(
+            rewritten.contains(&format!("command = \"{command}\"")),
+            "{rewritten}"
+        );
+        let read = parse_external(&rewritten, "e.toml", base, "e").unwrap();
+        let mut want = engine.clone();
+        ExternalKnob::GoNodes.set(&mut want, "1234").unwrap();
+        assert_eq!(read, want);
+    }
+}
