@@ -6,5 +6,5 @@ pub use chuhan_stats::elo::{
     elo_from_score, games_for_ci, normal_cdf, score_from_elo, Estimate, NELO_PER_NT, Z95,
     ZERO_COUNT,
 };
-pub use chuhan_stats::sprt::{solve_secular, Sprt, SprtError, SprtModel, Verdict};
+pub use chuhan_stats::sprt::{solve_secular, Sprt, SprtDecision, SprtError, SprtModel};
 pub use chuhan_stats::wdl::{InvalidScore, Outcome, Pentanomial, Trinomial};

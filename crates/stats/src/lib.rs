@@ -32,7 +32,7 @@
 //!
 //! ```
 //! use chuhan_stats::ratings::{fit_ratings, FitOptions, RatedGame};
-//! use chuhan_stats::{Estimate, Sprt, SprtModel, Trinomial, Verdict};
+//! use chuhan_stats::{Estimate, Sprt, SprtModel, Trinomial, SprtDecision};
 //!
 //! // 136 wins, 111 draws, 96 losses: +40.7 ± 30.4 Elo, LOS 99.6%.
 //! let counts = Trinomial::new(96, 111, 136);
@@ -43,7 +43,7 @@
 //! // Is it +0 or +2 nElo? Not decided yet after so few games.
 //! let sprt = Sprt::new(0.0, 2.0, 0.05, 0.05, SprtModel::Normalized).unwrap();
 //! let llr = sprt.llr_trinomial(&counts).unwrap();
-//! assert_eq!(sprt.verdict(llr), Verdict::Continue);
+//! assert_eq!(sprt.verdict(llr), SprtDecision::Continue);
 //!
 //! // Players 0 < 1 < 2. A game pair is one opening played twice with colours swapped; here
 //! // (pair id, weaker player, stronger player, the stronger player's two scores).
@@ -101,5 +101,5 @@ pub use elo::{
     elo_from_score, games_for_ci, normal_cdf, score_from_elo, Estimate, NELO_PER_NT, Z95,
     ZERO_COUNT,
 };
-pub use sprt::{solve_secular, Sprt, SprtError, SprtModel, Verdict};
+pub use sprt::{solve_secular, Sprt, SprtDecision, SprtError, SprtModel};
 pub use wdl::{InvalidScore, Outcome, Pentanomial, Trinomial};

@@ -16,7 +16,7 @@ pub enum SprtModel {
 
 /// What an SPRT says after a given LLR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Verdict {
+pub enum SprtDecision {
     /// LLR reached the lower bound: H0 (`elo = elo0`) accepted.
     AcceptH0,
     /// LLR reached the upper bound: H1 (`elo = elo1`) accepted.
@@ -25,7 +25,17 @@ pub enum Verdict {
     Continue,
 }
 
-/// Why SPRT parameters were refused.
+impl SprtDecision {
+    /// The short name written to files and printed: `H0`, `H1` or `continue`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+    }
+}
+
 /// Why SPRT parameters were refused.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, thiserror::Error)]
 pub enum SprtError {
@@ -110,13 +120,13 @@ impl Sprt {
     }
 
     /// The decision at log-likelihood ratio `llr`.
-    pub fn verdict(&self, llr: f64) -> Verdict {
+    pub fn verdict(&self, llr: f64) -> SprtDecision {
         if llr >= self.upper_bound() {
-            Verdict::AcceptH1
+            SprtDecision::AcceptH1
         } else if llr <= self.lower_bound() {
-            Verdict::AcceptH0
+            SprtDecision::AcceptH0
         } else {
-            Verdict::Continue
+            SprtDecision::Continue
         }
     }
 
@@ -257,10 +267,10 @@ mod tests {
         let s = sprt(0.0, 2.0, SprtModel::Normalized);
         close(s.lower_bound(), -2.944, 5e-4);
         close(s.upper_bound(), 2.944, 5e-4);
-        assert_eq!(s.verdict(2.95), Verdict::AcceptH1);
-        assert_eq!(s.verdict(s.upper_bound()), Verdict::AcceptH1);
-        assert_eq!(s.verdict(-2.95), Verdict::AcceptH0);
-        assert_eq!(s.verdict(0.0), Verdict::Continue);
+        assert_eq!(s.verdict(2.95), SprtDecision::AcceptH1);
+        assert_eq!(s.verdict(s.upper_bound()), SprtDecision::AcceptH1);
+        assert_eq!(s.verdict(-2.95), SprtDecision::AcceptH0);
+        assert_eq!(s.verdict(0.0), SprtDecision::Continue);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::Shard;
 use crate::play::setup::config_differences;
 use crate::report::first_score;
-use crate::stats::{Pentanomial, Sprt, SprtError, Verdict};
+use crate::stats::{Pentanomial, Sprt, SprtDecision, SprtError};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ impl StopRule for SprtStop {
         }
         self.sprt
             .llr_pentanomial(&self.pairs)
-            .is_some_and(|llr| self.sprt.verdict(llr) != Verdict::Continue)
+            .is_some_and(|llr| self.sprt.verdict(llr) != SprtDecision::Continue)
     }
 }
 
@@ -52,22 +52,13 @@ pub fn sprt_of(settings: &SprtSettings) -> Result<Sprt, SprtError> {
     )
 }
 
-/// `H0`, `H1` or `continue`.
-pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::AcceptH0 => "H0",
-        Verdict::AcceptH1 => "H1",
-        Verdict::Continue => "continue",
-    }
-}
-
 /// What a shard's [`JointStop`] saw when it fired.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointDecision {
     /// The pair of the whole run at which the joint LLR crossed a bound.
     pub stopped_at: u64,
     /// The verdict.
-    pub verdict: Verdict,
+    pub verdict: SprtDecision,
     /// Shard folders whose games were read (this one included).
     pub shards: usize,
 }
@@ -260,7 +251,7 @@ impl StopRule for JointStop {
         let shards = self.files.values().filter(|f| f.is_some()).count();
         *self.decision.lock().unwrap_or_else(|e| e.into_inner()) = Some(JointDecision {
             stopped_at,
-            verdict: llr.map_or(Verdict::Continue, |l| self.rule.sprt.verdict(l)),
+            verdict: llr.map_or(SprtDecision::Continue, |l| self.rule.sprt.verdict(l)),
             shards,
         });
         true

@@ -17,7 +17,7 @@
 
 use crate::play::results::{model_name, Manifest, RunConfig};
 use crate::report::Tally;
-use crate::stats::{Sprt, Verdict};
+use crate::stats::Sprt;
 use std::path::{Path, PathBuf};
 
 /// The file of a run folder that holds the stat blocks the job printed at its end.
@@ -37,15 +37,6 @@ fn width(x: f64) -> String {
         format!("{x:.2}")
     } else {
         "inf".into()
-    }
-}
-
-/// `H0`, `H1` or `continue`.
-fn verdict_text(v: Verdict) -> &'static str {
-    match v {
-        Verdict::AcceptH0 => "H0",
-        Verdict::AcceptH1 => "H1",
-        Verdict::Continue => "continue",
     }
 }
 
@@ -84,7 +75,7 @@ pub fn stat_block(manifest: &Manifest<RunConfig>, label: &str, tally: &Tally) ->
                 match sprt.llr_pentanomial(&tally.pentanomial()) {
                     Some(llr) if tally.pairs() > 0 => out.push_str(&format!(
                         "{head}: LLR {llr:.2} ({lo:.2}, {hi:.2}) {}\n",
-                        verdict_text(sprt.verdict(llr))
+                        sprt.verdict(llr).name()
                     )),
                     _ => out.push_str(&format!("{head}: LLR - ({lo:.2}, {hi:.2}) continue\n")),
                 }
@@ -257,7 +248,7 @@ mod tests {
                 line,
                 format!(
                     "SPRT  nElo [0, 5], alpha 0.05, beta 0.05: LLR {llr:.2} (-2.94, 2.94) {}",
-                    verdict_text(sprt.verdict(llr))
+                    sprt.verdict(llr).name()
                 )
             );
         }

@@ -7,7 +7,7 @@
 
 use super::matches::{expect_kind, print_played, write_and_print_summary, write_stat_blocks};
 use super::setup::config_from_args;
-use super::stats::{parse_model, verdict_name};
+use super::stats::parse_model;
 use crate::args::SprtArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
@@ -17,7 +17,7 @@ use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
 use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, Finished, PreparedRun};
 use chuhan_arena::report::{describe_elo, summary_rows, tally, Tally};
-use chuhan_arena::stats::{Sprt, SprtModel, Verdict};
+use chuhan_arena::stats::{Sprt, SprtDecision, SprtModel};
 
 /// Default maximum number of game pairs.
 pub const DEFAULT_MAX_PAIRS: u64 = 20_000;
@@ -142,7 +142,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         outln!(
             "stopped: the joint test over {} shard folders decided {} at pair {}; chuhan merge over all of them gives the verdict",
             d.shards,
-            verdict_name(d.verdict),
+            d.verdict.name(),
             d.stopped_at
         );
     }
@@ -161,14 +161,14 @@ pub fn report(config: &RunConfig, labels: &[String], finished: &Finished) -> any
     let counted = tally(&finished.records, 1, finished.stopped_at);
     let t = counted[0];
     let llr = sprt.llr_pentanomial(&t.pentanomial());
-    let verdict = llr.map_or(Verdict::Continue, |l| sprt.verdict(l));
+    let verdict = llr.map_or(SprtDecision::Continue, |l| sprt.verdict(l));
     let (mut header, mut rows) = summary_rows(labels, &counted);
     header.extend(["llr", "lower", "upper", "verdict"]);
     rows[0].extend([
         llr.map_or(String::new(), |l| format!("{l:.4}")),
         format!("{:.4}", sprt.lower_bound()),
         format!("{:.4}", sprt.upper_bound()),
-        verdict_name(verdict).to_string(),
+        verdict.name().to_string(),
     ]);
     let blocks = write_stat_blocks(finished, labels, &counted)?;
     write_and_print_summary(finished, &header, &rows)?;
@@ -190,15 +190,15 @@ pub fn report(config: &RunConfig, labels: &[String], finished: &Finished) -> any
         return Ok(());
     }
     match verdict {
-        Verdict::AcceptH1 => outln!(
+        SprtDecision::AcceptH1 => outln!(
             "verdict: H1 after {} pairs: {test} - {base} = {e1} {unit} is accepted over {e0} {unit}",
             t.pairs()
         ),
-        Verdict::AcceptH0 => outln!(
+        SprtDecision::AcceptH0 => outln!(
             "verdict: H0 after {} pairs: {test} - {base} = {e0} {unit} is accepted over {e1} {unit}",
             t.pairs()
         ),
-        Verdict::Continue => outln!(
+        SprtDecision::Continue => outln!(
             "verdict: continue: no decision after {} pairs (the limit is {})",
             t.pairs(),
             config.pairs

@@ -4,21 +4,12 @@
 use crate::args::StatsArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, SprtModel, Trinomial, Verdict};
+use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, SprtModel, Trinomial};
 
 /// Parses `--model`.
 pub fn parse_model(text: &str) -> anyhow::Result<SprtModel> {
     chuhan_arena::play::results::parse_model(text.trim())
         .map_err(|_| anyhow::anyhow!("--model '{}': expected normalized or logistic", text.trim()))
-}
-
-/// The verdict as printed: `H0`, `H1` or `continue`.
-pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::AcceptH0 => "H0",
-        Verdict::AcceptH1 => "H1",
-        Verdict::Continue => "continue",
-    }
 }
 
 /// Counts given on the command line.
@@ -108,7 +99,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
             obj["llr"] = l.into();
             obj["lower"] = s.lower_bound().into();
             obj["upper"] = s.upper_bound().into();
-            obj["verdict"] = verdict_name(s.verdict(l)).into();
+            obj["verdict"] = s.verdict(l).name().into();
         }
         outln!("{obj}");
         return Ok(EXIT_OK);
@@ -137,7 +128,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
             s.lower_bound(),
             s.upper_bound()
         );
-        outln!("verdict:    {}", verdict_name(s.verdict(l)));
+        outln!("verdict:    {}", s.verdict(l).name());
     }
     Ok(EXIT_OK)
 }

@@ -25,7 +25,7 @@ use crate::play::runner::{PlayedGame, StopRule};
 use crate::play::schedule::{round_robin, Pairing, Schedule, Shard};
 use crate::play::setup::config_differences;
 use crate::report::first_score;
-use crate::stats::{Sprt, SprtError, Verdict};
+use crate::stats::{Sprt, SprtDecision, SprtError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -229,7 +229,7 @@ pub struct Status {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtStatus {
     /// H0, H1 or continue.
-    pub verdict: Verdict,
+    pub verdict: SprtDecision,
     /// The LLR over the covered pairs (none before any informative pair).
     pub llr: Option<f64>,
     /// Lower and upper LLR bounds.
@@ -420,7 +420,7 @@ impl ShardSet {
             }
             let llr = sprt.llr_pentanomial(&penta);
             SprtStatus {
-                verdict: llr.map_or(Verdict::Continue, |l| sprt.verdict(l)),
+                verdict: llr.map_or(SprtDecision::Continue, |l| sprt.verdict(l)),
                 llr,
                 bounds: (sprt.lower_bound(), sprt.upper_bound()),
                 stopped_at,
@@ -674,7 +674,7 @@ impl fmt::Display for Status {
                 s.bounds.0,
                 s.bounds.1
             )?;
-            writeln!(f, "verdict: {}", crate::jobs::sprt::verdict_name(s.verdict))?;
+            writeln!(f, "verdict: {}", s.verdict.name())?;
             if let Some(k) = s.stopped_at {
                 writeln!(f, "stopped at pair: {k}")?;
                 writeln!(f, "games after the stop: {}", s.games_after_stop)?;
