@@ -695,3 +695,102 @@ fn served_live_report_reloads_when_rewritten() {
     );
     browser.screenshot("live.png");
 }
+
+#[test]
+fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess-play");
+    let _ = std::fs::remove_dir_all(&save);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(["play", "--no-open", "--game", "chess", "--player", "random"])
+        .args(["--port", "0", "--save"])
+        .arg(&save)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _play = Proc(child);
+    let port: u16 = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let browser = Browser::start("chess-play");
+    browser.open(&format!("http://127.0.0.1:{port}/play"));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    browser.wait(your_move, "the person's turn");
+    assert_eq!(
+        browser.js("return document.getElementById('board').getAttribute('data-game');"),
+        json!("chess")
+    );
+    browser.click("rect.hit[data-sq=\"e2\"]");
+    assert_eq!(
+        browser.js("return Array.from(document.querySelectorAll('circle.target')).map(c => c.getAttribute('data-sq')).sort();"),
+        json!(["e3", "e4"])
+    );
+    browser.click("rect.hit[data-sq=\"e4\"]");
+    browser.wait(your_move, "the reply");
+    let (status, state) = http(port, "GET", "/api/games/1", None);
+    assert_eq!(status, 200);
+    let moves = state["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{state}");
+    assert_eq!(moves[0], "e2e4");
+    // The page draws the server's position.
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    assert_eq!(state["san"][0], "e4");
+    browser.click("#undo");
+    browser.wait(
+        "return document.getElementById('warn').textContent === 'taken back';",
+        "the take-back",
+    );
+    let (_, state) = http(port, "GET", "/api/games/1", None);
+    assert_eq!(state["moves"], json!([]));
+    browser.click("#flip");
+    assert_eq!(
+        browser.js(PAGE_BOARD_JS),
+        json!(chuhan_engine::chess::START_FEN.split(' ').next().unwrap())
+    );
+
+    // Promotion to the piece chosen beside the board, which mates.
+    browser.open(&format!(
+        "http://127.0.0.1:{port}/play?fen={}",
+        "7k/P7/6K1/8/8/8/8/8 w - - 0 1".replace(' ', "%20")
+    ));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    browser.wait(your_move, "the person's turn");
+    browser.js("document.getElementById('promo').value = 'r'; return 0;");
+    browser.click("rect.hit[data-sq=\"a7\"]");
+    browser.click("rect.hit[data-sq=\"a8\"]");
+    browser.wait(
+        "return document.getElementById('status').textContent.indexOf('Game over') === 0;",
+        "the verdict",
+    );
+    assert_eq!(browser.text("#status"), "Game over: 1-0 checkmate");
+    let (_, state) = http(port, "GET", "/api/games/2", None);
+    assert_eq!(state["moves"], json!(["a7a8r"]));
+    assert_eq!(state["verdict"], json!("1-0 checkmate"));
+    assert!(
+        browser.text("#moves").contains("a8=R#"),
+        "{}",
+        browser.text("#moves")
+    );
+    browser.screenshot("chess-play-mate.png");
+    // Saved as chess PGN, in SAN.
+    let pgn = std::fs::read_to_string(save.join("game-2.pgn")).unwrap();
+    assert!(
+        pgn.contains("a8=R#") && pgn.contains("[White \"you\"]"),
+        "{pgn}"
+    );
+    let records = chuhan_engine::chess::read_pgn(&pgn).unwrap();
+    assert_eq!(records[0].moves.len(), 1);
+    assert_eq!(records[0].result, "1-0");
+}
