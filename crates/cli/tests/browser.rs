@@ -759,6 +759,28 @@ fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
         json!(chuhan_engine::chess::START_FEN.split(' ').next().unwrap())
     );
 
+    // Castling by the king's two-square move: the rook goes along on the page and the server.
+    browser.open(&format!(
+        "http://127.0.0.1:{port}/play?fen={}",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1".replace(' ', "%20")
+    ));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    browser.wait(your_move, "the person's turn");
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    assert_eq!(
+        browser.js("return !!document.querySelector('circle.target[data-sq=\"g1\"]');"),
+        json!(true)
+    );
+    browser.click("rect.hit[data-sq=\"g1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/2", None);
+    assert_eq!(state["moves"][0], "e1g1");
+    assert_eq!(state["san"][0], "O-O");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert!(board.ends_with("/5RK1"), "{board}");
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+
     // Promotion to the piece chosen beside the board, which mates.
     browser.open(&format!(
         "http://127.0.0.1:{port}/play?fen={}",
@@ -775,7 +797,7 @@ fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
         "the verdict",
     );
     assert_eq!(browser.text("#status"), "Game over: 1-0 checkmate");
-    let (_, state) = http(port, "GET", "/api/games/2", None);
+    let (_, state) = http(port, "GET", "/api/games/3", None);
     assert_eq!(state["moves"], json!(["a7a8r"]));
     assert_eq!(state["verdict"], json!("1-0 checkmate"));
     assert!(
@@ -785,7 +807,7 @@ fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
     );
     browser.screenshot("chess-play-mate.png");
     // Saved as chess PGN, in SAN.
-    let pgn = std::fs::read_to_string(save.join("game-2.pgn")).unwrap();
+    let pgn = std::fs::read_to_string(save.join("game-3.pgn")).unwrap();
     assert!(
         pgn.contains("a8=R#") && pgn.contains("[White \"you\"]"),
         "{pgn}"
