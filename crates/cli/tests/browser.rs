@@ -469,6 +469,13 @@ fn chess_report_draws_every_position_of_a_game_offline() {
     let board = pos.to_fen().split(' ').next().unwrap().to_string();
     assert_eq!(browser.js(PAGE_BOARD_JS), json!(board), "the last position");
     assert_eq!(browser.text("#ply"), format!("{0} / {0}", uci.len()));
+    // Moves numbered as in games.pgn, from the opening's move number.
+    let fullmove = game["opening"].as_str().unwrap().split(' ').nth(5).unwrap();
+    assert!(
+        browser.text("#moves").starts_with(&format!("{fullmove}. ")),
+        "{}",
+        browser.text("#moves")
+    );
     // Every move has its comment from games.pgn.
     assert_eq!(
         browser.js("return document.querySelectorAll('#moves small.score').length;"),

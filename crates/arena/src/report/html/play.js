@@ -48,10 +48,12 @@
     if (!names || names.length !== st.moves.length) names = st.moves;
     // A game from a FEN with Black to move numbers Black's first move "1. ...".
     var off = st.start_fen.split(' ')[1] === 'b' ? 1 : 0;
-    if (off && names.length) html.push('<br>1. ...');
+    // Chess moves are numbered from the FEN's move number, as the saved PGN has them.
+    var base = st.game === 'chess' ? (+st.start_fen.split(' ')[5] || 1) : 1;
+    if (off && names.length) html.push('<br>' + base + '. ...');
     for (var i = 0; i < names.length; i++) {
       var k = i + off;
-      html.push((k % 2 === 0 ? '<br>' + (k / 2 + 1) + '. ' : ' ') + '<span>' + names[i] + '</span>');
+      html.push((k % 2 === 0 ? '<br>' + (k / 2 + base) + '. ' : ' ') + '<span>' + names[i] + '</span>');
     }
     list.innerHTML = html.join('');
     status.textContent = st.verdict ? 'Game over: ' + st.verdict : st.thinking ? st.player + ' is thinking...' :

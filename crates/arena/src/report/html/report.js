@@ -24,9 +24,11 @@
     var html = [];
     // An opening with Black to move numbers Black's first move "1. ...".
     var off = g.opening.split(' ')[1] === 'b' ? 1 : 0;
-    if (off && names.length) html.push('<br>1. ... ');
+    // Chess moves are numbered from the opening FEN's move number, as games.pgn has them.
+    var base = g.chess ? (+g.opening.split(' ')[5] || 1) : 1;
+    if (off && names.length) html.push('<br>' + base + '. ... ');
     for (var j = 0; j < names.length; j++) {
-      if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + 1) + '. ');
+      if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + base) + '. ');
       // The comment beside the move, not inside it: the move's own element holds the move alone.
       var sc = g.comments[j] ? '<small class="score"> {' + g.comments[j] + '}</small>' : '';
       html.push('<span data-ply="' + (j + 1) + '"' + (j + 1 === ply ? ' class="cur"' : '') + '>' + names[j] + '</span>' + sc);
