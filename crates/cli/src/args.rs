@@ -75,6 +75,9 @@ pub struct WebPlayArgs {
     /// Port on 127.0.0.1 (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
+    /// The game the page offers first (xiangqi or chess).
+    #[command(flatten)]
+    pub game: GameArgs,
 }
 
 /// `chuhan serve`.

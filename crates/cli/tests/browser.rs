@@ -367,6 +367,152 @@ fn report_opens_offline_without_requests_and_steps_through_a_game() {
     assert_eq!(requests, json!(0));
 }
 
+/// The board field of a FEN as the page draws it: the `data-piece` of each square's piece.
+const PAGE_BOARD_JS: &str = "var rows = []; for (var r = 8; r >= 1; r--) { var row = '', gap = 0; \
+    for (var f = 0; f < 8; f++) { var g = document.querySelector('#board g[data-sq=\"' + String.fromCharCode(97 + f) + r + '\"]'); \
+    if (!g) { gap++; continue; } if (gap) { row += gap; gap = 0; } row += g.getAttribute('data-piece'); } \
+    if (gap) row += gap; rows.push(row); } return rows.join('/');";
+
+#[test]
+fn chess_report_draws_every_position_of_a_game_offline() {
+    let run = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess-run");
+    let _ = std::fs::remove_dir_all(&run);
+    let (code, _, err) = common::chuhan(&[
+        "match",
+        "--game",
+        "chess",
+        "--player",
+        "easy",
+        "--player",
+        "random",
+        "--pairs",
+        "2",
+        "--nodes",
+        "300",
+        "--ply-cap",
+        "120",
+        "--seed",
+        "3",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let browser = Browser::start("chess-report");
+    browser.cmd(
+        "POST",
+        "/chromium/network_conditions",
+        Some(json!({"network_conditions": {"offline": true, "latency": 0,
+            "download_throughput": 0, "upload_throughput": 0}})),
+    );
+    browser.open(&format!("file://{}", run.join("report.html").display()));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    assert_eq!(
+        browser.js("return document.getElementById('board').getAttribute('data-game');"),
+        json!("chess")
+    );
+    // Chess notations only, SAN first; the sides are White and Black.
+    assert_eq!(
+        browser.js(
+            "return Array.from(document.querySelectorAll('#notation option')).map(o => o.value);"
+        ),
+        json!(["san", "uci"])
+    );
+    assert!(
+        browser.text("#gameinfo").contains("(White)"),
+        "{}",
+        browser.text("#gameinfo")
+    );
+    assert!(!browser.text("body").contains("(Red)"));
+
+    // The longest game, every position compared with our own FEN of it.
+    let data: Value = serde_json::from_str(&browser.text("#games-data")).unwrap();
+    let games = data["games"].as_array().unwrap();
+    let (index, game) = games
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, g)| g["uci"].as_array().unwrap().len())
+        .unwrap();
+    browser.js(&format!(
+        "var s = document.getElementById('game'); s.value = '{index}'; s.dispatchEvent(new Event('change')); return 0;"
+    ));
+    let uci: Vec<&str> = game["uci"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let san: Vec<&str> = game["san"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(uci.len() >= 10, "{uci:?}");
+    assert_eq!(san.len(), uci.len());
+    let mut pos =
+        chuhan_engine::chess::Position::from_fen(game["opening"].as_str().unwrap()).unwrap();
+    for (i, text) in uci.iter().enumerate() {
+        let board = pos.to_fen().split(' ').next().unwrap().to_string();
+        assert_eq!(
+            browser.js(PAGE_BOARD_JS),
+            json!(board),
+            "before ply {}",
+            i + 1
+        );
+        let mv = pos.parse_uci(text).unwrap();
+        assert_eq!(pos.to_san(mv).unwrap(), san[i]);
+        pos.make(mv);
+        browser.js("document.getElementById('next').click(); return 0;");
+        assert_eq!(browser.text("#moves span.cur"), san[i]);
+    }
+    let board = pos.to_fen().split(' ').next().unwrap().to_string();
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board), "the last position");
+    assert_eq!(browser.text("#ply"), format!("{0} / {0}", uci.len()));
+    // Moves numbered as in games.pgn, from the opening's move number.
+    let fullmove = game["opening"].as_str().unwrap().split(' ').nth(5).unwrap();
+    assert!(
+        browser.text("#moves").starts_with(&format!("{fullmove}. ")),
+        "{}",
+        browser.text("#moves")
+    );
+    // Every move has its comment from games.pgn.
+    assert_eq!(
+        browser.js("return document.querySelectorAll('#moves small.score').length;"),
+        json!(uci.len())
+    );
+    // UCI on request; Home goes back to the opening.
+    browser.js("var s = document.getElementById('notation'); s.value = 'uci'; s.dispatchEvent(new Event('change')); return 0;");
+    assert_eq!(browser.text("#moves span.cur"), *uci.last().unwrap());
+    browser.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'})); return 0;");
+    assert_eq!(browser.text("#ply"), format!("0 / {}", uci.len()));
+    // The page's own move rules on games with castling both ways, en passant and a
+    // promotion, position by position against ours.
+    for line in [
+        "e2e4 g8h6 g1f3 d7d5 f1e2 d5e4 e1g1 f7f5 d2d4 e4d3 c2d3 f5f4 g2g4 f4g3 h2h3 g3g2 d1d2 g2f1q",
+        "d2d4 d7d5 c1f4 c8g4 b1c3 b8c6 d1d2 d8d7 e1c1 e8c8 g1f3 e7e6 e2e4 g8e7 e4e5 f7f5 e5f6 g7f6",
+    ] {
+        let mut pos = chuhan_engine::chess::Position::startpos();
+        let mut boards = vec![pos.to_fen().split(' ').next().unwrap().to_string()];
+        for text in line.split(' ') {
+            let mv = pos.parse_uci(text).unwrap();
+            pos.make(mv);
+            boards.push(pos.to_fen().split(' ').next().unwrap().to_string());
+        }
+        let page_boards = browser.js(&format!(
+            "var b = CH.parseFen({start}), out = [CH.toBoard(b)]; {moves}.forEach(function (m) {{ CH.apply(b, m); out.push(CH.toBoard(b)); }}); return out;",
+            start = json!(chuhan_engine::chess::START_FEN),
+            moves = json!(line.split(' ').collect::<Vec<_>>())
+        ));
+        assert_eq!(page_boards, json!(boards), "{line}");
+    }
+    browser.screenshot("chess-report.png");
+    let requests = browser.js("return performance.getEntriesByType('resource').length;");
+    assert_eq!(requests, json!(0), "the report made requests");
+    let size = std::fs::metadata(run.join("report.html")).unwrap().len();
+    assert!(size < 5_000_000, "{size} bytes");
+}
+
 /// `chuhan play` killed on drop; its port from the first line of its output.
 fn start_play(save: &Path) -> (Proc, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
@@ -555,4 +701,125 @@ fn served_live_report_reloads_when_rewritten() {
         "the reload",
     );
     browser.screenshot("live.png");
+}
+
+#[test]
+fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess-play");
+    let _ = std::fs::remove_dir_all(&save);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(["play", "--no-open", "--game", "chess", "--player", "random"])
+        .args(["--port", "0", "--save"])
+        .arg(&save)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _play = Proc(child);
+    let port: u16 = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let browser = Browser::start("chess-play");
+    browser.open(&format!("http://127.0.0.1:{port}/play"));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    browser.wait(your_move, "the person's turn");
+    assert_eq!(
+        browser.js("return document.getElementById('board').getAttribute('data-game');"),
+        json!("chess")
+    );
+    browser.click("rect.hit[data-sq=\"e2\"]");
+    assert_eq!(
+        browser.js("return Array.from(document.querySelectorAll('circle.target')).map(c => c.getAttribute('data-sq')).sort();"),
+        json!(["e3", "e4"])
+    );
+    browser.click("rect.hit[data-sq=\"e4\"]");
+    browser.wait(your_move, "the reply");
+    let (status, state) = http(port, "GET", "/api/games/1", None);
+    assert_eq!(status, 200);
+    let moves = state["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{state}");
+    assert_eq!(moves[0], "e2e4");
+    // The page draws the server's position.
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    assert_eq!(state["san"][0], "e4");
+    browser.click("#undo");
+    browser.wait(
+        "return document.getElementById('warn').textContent === 'taken back';",
+        "the take-back",
+    );
+    let (_, state) = http(port, "GET", "/api/games/1", None);
+    assert_eq!(state["moves"], json!([]));
+    browser.click("#flip");
+    assert_eq!(
+        browser.js(PAGE_BOARD_JS),
+        json!(chuhan_engine::chess::START_FEN.split(' ').next().unwrap())
+    );
+
+    // Castling by the king's two-square move: the rook goes along on the page and the server.
+    browser.open(&format!(
+        "http://127.0.0.1:{port}/play?fen={}",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1".replace(' ', "%20")
+    ));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    browser.wait(your_move, "the person's turn");
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    assert_eq!(
+        browser.js("return !!document.querySelector('circle.target[data-sq=\"g1\"]');"),
+        json!(true)
+    );
+    browser.click("rect.hit[data-sq=\"g1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/2", None);
+    assert_eq!(state["moves"][0], "e1g1");
+    assert_eq!(state["san"][0], "O-O");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert!(board.ends_with("/5RK1"), "{board}");
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+
+    // Promotion to the piece chosen beside the board, which mates.
+    browser.open(&format!(
+        "http://127.0.0.1:{port}/play?fen={}",
+        "7k/P7/6K1/8/8/8/8/8 w - - 0 1".replace(' ', "%20")
+    ));
+    browser.wait("return document.readyState === 'complete';", "the page");
+    browser.click("#new");
+    browser.wait(your_move, "the person's turn");
+    browser.js("document.getElementById('promo').value = 'r'; return 0;");
+    browser.click("rect.hit[data-sq=\"a7\"]");
+    browser.click("rect.hit[data-sq=\"a8\"]");
+    browser.wait(
+        "return document.getElementById('status').textContent.indexOf('Game over') === 0;",
+        "the verdict",
+    );
+    assert_eq!(browser.text("#status"), "Game over: 1-0 checkmate");
+    let (_, state) = http(port, "GET", "/api/games/3", None);
+    assert_eq!(state["moves"], json!(["a7a8r"]));
+    assert_eq!(state["verdict"], json!("1-0 checkmate"));
+    assert!(
+        browser.text("#moves").contains("a8=R#"),
+        "{}",
+        browser.text("#moves")
+    );
+    browser.screenshot("chess-play-mate.png");
+    // Saved as chess PGN, in SAN.
+    let pgn = std::fs::read_to_string(save.join("game-3.pgn")).unwrap();
+    assert!(
+        pgn.contains("a8=R#") && pgn.contains("[White \"you\"]"),
+        "{pgn}"
+    );
+    let records = chuhan_engine::chess::read_pgn(&pgn).unwrap();
+    assert_eq!(records[0].moves.len(), 1);
+    assert_eq!(records[0].result, "1-0");
 }

@@ -290,6 +290,7 @@ fn api(state: &State, rest: &str, req: &Request) -> Response {
                 &player,
                 &json_field(&req.body, "human"),
                 &json_field(&req.body, "fen"),
+                &json_field(&req.body, "game"),
             ))
         }
         (method, [id, tail @ ..]) => {
@@ -342,7 +343,10 @@ fn handle(state: &State, req: &Request) -> Response {
         return Response::error(405, "GET only");
     }
     if path == "/play" || (path == "/" && state.root.is_none()) {
-        return Response::html(play_page(&state.games.options().default_player));
+        return Response::html(play_page(
+            &state.games.options().default_player,
+            state.games.options().kind,
+        ));
     }
     let Some(root) = &state.root else {
         return not_found();

@@ -1,13 +1,16 @@
 //! Games between a person (in the browser) and a player, judged on the server: the page sends
 //! moves and polls the state; the player thinks on a thread of its own, so no request waits
-//! for a search. Every game is written as PGN after every move when a folder is given.
+//! for a search. Every game is written as PGN after every move when a folder is given. Both
+//! games go through the arena's seam ([`AnyGame`]): xiangqi with its repetition rulings, chess
+//! with its own (checkmate, stalemate, repetition, fifty moves, insufficient material).
 
+use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::LimitSpec;
-use crate::play::player::{playable_moves, resolve_player, Player};
-use crate::report::html::games::render_all;
+use crate::play::player::{resolve_player_for, Player};
+use crate::report::html::games::{render_all, render_san};
 use chuhan_engine::notation::Notation;
 use chuhan_engine::pgn::{write_pgn, GameRecord};
-use chuhan_engine::{Color, Game, GameConfig, Move, Position, START_FEN};
+use chuhan_engine::{chess, GameConfig};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -25,6 +28,8 @@ pub struct PlayOptions {
     pub save_dir: Option<PathBuf>,
     /// The opponent the page offers first.
     pub default_player: String,
+    /// The game the page offers first (a request may ask for the other).
+    pub kind: GameKind,
 }
 
 /// A refused request: HTTP status and message.
@@ -34,9 +39,10 @@ struct Session {
     id: u64,
     player_text: String,
     player_name: String,
-    human: Color,
+    /// Whether the person plays the side that moves first (Red, White).
+    human_first: bool,
     start_fen: String,
-    game: Game,
+    game: AnyGame,
     player: Option<Box<dyn Player>>,
     /// Bumped by every take-back, so a search started before it is thrown away.
     generation: u64,
@@ -83,22 +89,44 @@ impl PlayGames {
             .ok_or((404, format!("no game {id}")))
     }
 
-    /// Starts a game against `player` (a player spec) with the person playing `human`
-    /// (`red` or `black`) from `fen` (empty: the standard start); the player moves first when
-    /// it is its side to move.
-    pub fn create(&self, player: &str, human: &str, fen: &str) -> Result<Value, Refusal> {
+    /// Starts a game of `game` (`xiangqi`, `chess`; empty: the options' game) against
+    /// `player` (a player spec) with the person playing `human` (`red` or `white`, `black`)
+    /// from `fen` (empty: the standard start); the player moves first when it is its side to
+    /// move.
+    pub fn create(
+        &self,
+        player: &str,
+        human: &str,
+        fen: &str,
+        game: &str,
+    ) -> Result<Value, Refusal> {
+        let kind = match game.trim() {
+            "" => self.options.kind,
+            other => other
+                .parse::<GameKind>()
+                .map_err(|e| (400, format!("game: {e}")))?,
+        };
         let fen = if fen.trim().is_empty() {
-            START_FEN
+            kind.start_fen()
         } else {
             fen.trim()
         };
-        let position = Position::from_fen(fen).map_err(|e| (400, format!("FEN '{fen}': {e}")))?;
-        let human = match human {
-            "red" | "" => Color::Red,
-            "black" => Color::Black,
-            other => return Err((400, format!("side '{other}': give red or black"))),
+        let judged = AnyGame::from_fen(kind, fen, self.options.game)
+            .map_err(|e| (400, format!("{kind} FEN '{fen}': {e}")))?;
+        let [first, _] = kind.sides();
+        let human_first = match human {
+            "" => true,
+            "black" => false,
+            side if side.eq_ignore_ascii_case(first) => true,
+            other => {
+                return Err((
+                    400,
+                    format!("side '{other}': give {} or black", first.to_lowercase()),
+                ))
+            }
         };
-        let spec = resolve_player(player).map_err(|e| (400, format!("player '{player}': {e}")))?;
+        let spec = resolve_player_for(player, kind)
+            .map_err(|e| (400, format!("player '{player}': {e}")))?;
         spec.check()
             .map_err(|e| (400, format!("player '{player}': {e:#}")))?;
         let id = self.next.fetch_add(1, Ordering::SeqCst);
@@ -108,9 +136,9 @@ impl PlayGames {
             id,
             player_text: player.trim().to_string(),
             player_name: instance.name().to_string(),
-            human,
+            human_first,
             start_fen: fen.to_string(),
-            game: Game::new(position, self.options.game),
+            game: judged,
             player: Some(instance),
             generation: 0,
             thinking: false,
@@ -127,7 +155,7 @@ impl PlayGames {
             s.verdict = s
                 .game
                 .verdict()
-                .map(|v| format!("{} {}", v.result, v.termination));
+                .map(|v| format!("{} {}", v.result.as_pgn(), v.termination));
             self.save(&s);
         }
         self.think(&session);
@@ -151,16 +179,16 @@ impl PlayGames {
             if s.verdict.is_some() {
                 return Err((409, "the game is over".into()));
             }
-            if s.thinking || s.game.position().side_to_move() != s.human {
+            if s.thinking || s.game.first_to_move() != s.human_first {
                 return Err((409, "it is not your move".into()));
             }
-            let mv = Move::parse_uci(uci.trim())
-                .ok_or_else(|| (400, format!("'{uci}' is not a move in UCI (a0-i9)")))?;
-            let legal: Vec<Move> = s.game.legal_moves().iter().copied().collect();
-            if !legal.contains(&mv) {
-                return Err((400, format!("{uci} is not a legal move here")));
-            }
-            if s.game.would_forfeit(mv) && playable_moves(&mut s.game) != legal {
+            let legal = s.game.legal_moves();
+            let mv = s
+                .game
+                .parse_uci(uci.trim())
+                .filter(|mv| legal.contains(mv))
+                .ok_or_else(|| (400, format!("{uci} is not a legal move here")))?;
+            if s.game.would_forfeit(mv) && s.game.playable_moves() != legal {
                 let mut probe = s.game.clone();
                 let rule = probe
                     .play(mv)
@@ -190,8 +218,10 @@ impl PlayGames {
             return Err((409, "wait for the player's move before taking back".into()));
         }
         let mut moves = s.game.moves();
-        let start = Position::from_fen(&s.start_fen).expect("the start FEN parses");
-        let human_first = start.side_to_move() == s.human;
+        let kind = s.game.kind();
+        let mut game = AnyGame::from_fen(kind, &s.start_fen, self.options.game)
+            .map_err(|e| (500, format!("the start FEN: {e}")))?;
+        let human_first = game.first_to_move() == s.human_first;
         // Drop moves until one of the person's is gone and it is the person's turn again.
         loop {
             if moves.is_empty() {
@@ -203,7 +233,6 @@ impl PlayGames {
                 break;
             }
         }
-        let mut game = Game::new(start, self.options.game);
         for &mv in &moves {
             let _ = game.play(mv);
         }
@@ -216,7 +245,7 @@ impl PlayGames {
         Ok(self.view(&mut s))
     }
 
-    /// Game `id` as PGN (ICCS moves).
+    /// Game `id` as PGN (ICCS moves for xiangqi, SAN for chess).
     pub fn pgn(&self, id: u64) -> Result<String, Refusal> {
         let arc = self.get(id)?;
         let s = lock(&arc);
@@ -227,7 +256,7 @@ impl PlayGames {
     fn think(&self, arc: &Arc<Mutex<Session>>) {
         let (game, mut player, generation) = {
             let mut s = lock(arc);
-            if s.verdict.is_some() || s.thinking || s.game.position().side_to_move() == s.human {
+            if s.verdict.is_some() || s.thinking || s.game.first_to_move() == s.human_first {
                 return;
             }
             let Some(player) = s.player.take() else {
@@ -243,7 +272,7 @@ impl PlayGames {
         let arc = arc.clone();
         let save_dir = self.options.save_dir.clone();
         std::thread::spawn(move || {
-            let mut any = crate::play::any::AnyGame::Xiangqi(game);
+            let mut any = game;
             let choice = player.choose_move(&mut any, &limits);
             let mut s = lock(&arc);
             s.player = Some(player);
@@ -258,14 +287,12 @@ impl PlayGames {
                         (Some(sc), None) => format!("{sc}"),
                         _ => String::new(),
                     };
-                    if let crate::play::any::AnyMove::Xiangqi(mv) = c.mv {
-                        apply(&mut s, mv, comment);
-                    }
+                    apply(&mut s, c.mv, comment);
                 }
                 Err(e) => {
                     s.verdict = Some(format!(
                         "{} ({} {})",
-                        chuhan_engine::GameResult::win_for(s.human).as_pgn(),
+                        if s.human_first { "1-0" } else { "0-1" },
                         s.player_name,
                         e.termination()
                     ));
@@ -281,14 +308,22 @@ impl PlayGames {
 
     fn view(&self, s: &mut Session) -> Value {
         let uci: Vec<String> = s.game.moves().iter().map(|m| m.to_uci()).collect();
-        let (wxf, zh) = render_all(&s.start_fen, &uci);
+        let kind = s.game.kind();
+        let (wxf, zh, san) = match kind {
+            GameKind::Xiangqi => {
+                let (wxf, zh) = render_all(&s.start_fen, &uci);
+                (wxf, zh, Vec::new())
+            }
+            GameKind::Chess => (Vec::new(), Vec::new(), render_san(&s.start_fen, &uci)),
+        };
         let your_turn =
-            s.verdict.is_none() && !s.thinking && s.game.position().side_to_move() == s.human;
+            s.verdict.is_none() && !s.thinking && s.game.first_to_move() == s.human_first;
+        // From square to the rest of each legal move: a target, with the piece for a chess
+        // promotion (`e8q`), so the page offers the choice.
         let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut forbidden = Vec::new();
         if your_turn {
-            let moves: Vec<Move> = s.game.legal_moves().iter().copied().collect();
-            for mv in moves {
+            for mv in s.game.legal_moves() {
                 let text = mv.to_uci();
                 legal
                     .entry(text[..2].to_string())
@@ -303,12 +338,14 @@ impl PlayGames {
             "id": s.id,
             "player": s.player_name,
             "player_spec": s.player_text,
-            "human": if s.human == Color::Red { "red" } else { "black" },
+            "game": kind.to_string(),
+            "human": if s.human_first { kind.sides()[0].to_lowercase() } else { "black".to_string() },
             "start_fen": s.start_fen,
-            "fen": s.game.position().to_fen(),
+            "fen": s.game.fen(),
             "moves": uci,
             "wxf": wxf,
             "zh": zh,
+            "san": san,
             "comments": s.comments,
             "legal": legal,
             "forbidden": forbidden,
@@ -321,15 +358,15 @@ impl PlayGames {
 }
 
 /// Plays a move on the session's game and records the judge's verdict.
-fn apply(s: &mut Session, mv: Move, comment: String) {
+fn apply(s: &mut Session, mv: AnyMove, comment: String) {
     if let Ok(Some(v)) = s.game.play(mv) {
-        s.verdict = Some(format!("{} {}", v.result, v.termination));
+        s.verdict = Some(format!("{} {}", v.result.as_pgn(), v.termination));
     }
     s.comments.push(comment);
 }
 
 fn pgn_text(s: &Session) -> Result<String, String> {
-    let (red, black) = if s.human == Color::Red {
+    let (red, black) = if s.human_first {
         ("you".to_string(), s.player_name.clone())
     } else {
         (s.player_name.clone(), "you".to_string())
@@ -349,19 +386,32 @@ fn pgn_text(s: &Session) -> Result<String, String> {
             crate::play::results::today().replace('-', "."),
         ),
         ("Round".to_string(), s.id.to_string()),
-        ("Red".to_string(), red),
+        (s.game.kind().sides()[0].to_string(), red),
         ("Black".to_string(), black),
     ];
     if let Some(v) = &s.verdict {
         tags.push(("Termination".to_string(), v.clone()));
     }
-    let record = GameRecord {
-        tags,
-        start_fen: s.start_fen.clone(),
-        moves: s.game.moves(),
-        result,
-    };
-    write_pgn(&record, Notation::Iccs).map_err(|e| e.to_string())
+    match &s.game {
+        AnyGame::Xiangqi(g) => {
+            let record = GameRecord {
+                tags,
+                start_fen: s.start_fen.clone(),
+                moves: g.moves(),
+                result,
+            };
+            write_pgn(&record, Notation::Iccs).map_err(|e| e.to_string())
+        }
+        AnyGame::Chess(g) => {
+            let record = chess::GameRecord {
+                tags,
+                start_fen: s.start_fen.clone(),
+                moves: g.moves(),
+                result,
+            };
+            chess::write_pgn(&record).map_err(|e| e.to_string())
+        }
+    }
 }
 
 fn save_to(dir: Option<&std::path::Path>, s: &Session) {
@@ -373,5 +423,76 @@ fn save_to(dir: Option<&std::path::Path>, s: &Session) {
         if let Ok(text) = pgn_text(s) {
             let _ = std::fs::write(dir.join(format!("game-{}.pgn", s.id)), text);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chess_games() -> PlayGames {
+        PlayGames::new(PlayOptions {
+            limit: LimitSpec::Nodes(100),
+            game: GameConfig::default(),
+            save_dir: None,
+            default_player: "random".into(),
+            kind: GameKind::Chess,
+        })
+    }
+
+    /// Plays the person's `uci` in a new chess game from `fen` and returns the verdict.
+    fn verdict_after(fen: &str, uci: &str) -> Value {
+        let games = chess_games();
+        let state = games.create("random", "", fen, "").unwrap();
+        assert_eq!(state["game"], "chess");
+        assert_eq!(state["human"], "white");
+        let id = state["id"].as_u64().unwrap();
+        let state = games.play_move(id, uci).unwrap();
+        state["verdict"].clone()
+    }
+
+    #[test]
+    fn chess_game_ends_are_the_judge_s() {
+        // Stalemate: the black king on h8 has no move and is not in check.
+        assert_eq!(
+            verdict_after("7k/8/5K2/6Q1/8/8/8/8 w - - 0 1", "g5g6"),
+            json!("1/2-1/2 stalemate")
+        );
+        // The last pawn taken: king and knight against king.
+        assert_eq!(
+            verdict_after("4k3/8/8/2p5/4N3/8/8/4K3 w - - 0 1", "e4c5"),
+            json!("1/2-1/2 insufficient-material")
+        );
+        // The hundredth quiet ply.
+        assert_eq!(
+            verdict_after("4k3/8/8/8/8/8/R7/4K3 w - - 99 80", "a2b2"),
+            json!("1/2-1/2 fifty-moves")
+        );
+    }
+
+    #[test]
+    fn chess_moves_are_judged_and_sides_named() {
+        let games = chess_games();
+        let state = games.create("random", "black", "", "").unwrap();
+        assert_eq!(state["human"], "black");
+        let id = state["id"].as_u64().unwrap();
+        // A xiangqi move, an illegal move and the wrong game's player are refused.
+        let state = games.create("random", "red", "", "").unwrap_err();
+        assert_eq!(state.0, 400, "{}", state.1);
+        let mut wait = 0;
+        while games.state(id).unwrap()["thinking"] == json!(true) && wait < 500 {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            wait += 1;
+        }
+        assert_eq!(games.play_move(id, "h9g7").unwrap_err().0, 400);
+        assert_eq!(games.play_move(id, "e7e4").unwrap_err().0, 400);
+        let pgn = games.pgn(id).unwrap();
+        assert!(
+            pgn.contains("[White \"random\"]") && pgn.contains("[Black \"you\"]"),
+            "{pgn}"
+        );
+        assert!(games
+            .create("configs/engines/fairy-stockfish.toml", "", "", "chess")
+            .is_err());
     }
 }

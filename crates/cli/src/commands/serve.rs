@@ -2,8 +2,9 @@
 
 use crate::args::{PlayArgs, ServeArgs, WebPlayArgs};
 use crate::EXIT_OK;
+use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::limits::LimitSpec;
-use chuhan_arena::play::player::resolve_player;
+use chuhan_arena::play::player::resolve_player_for;
 use chuhan_arena::web::play::PlayOptions;
 use chuhan_arena::web::{ServeOptions, Server};
 use chuhan_engine::GameConfig;
@@ -17,7 +18,8 @@ fn play_options(
 ) -> anyhow::Result<PlayOptions> {
     let limit = LimitSpec::from_options(web.nodes, web.depth, web.movetime, None)?;
     // A misspelt player is a usage error now, not a failed request in the page later.
-    resolve_player(player).map_err(|e| anyhow::anyhow!("--player {player}: {e}"))?;
+    let kind = web.game.kind().unwrap_or(GameKind::Xiangqi);
+    resolve_player_for(player, kind).map_err(|e| anyhow::anyhow!("--player {player}: {e}"))?;
     Ok(PlayOptions {
         limit,
         game: GameConfig {
@@ -26,6 +28,7 @@ fn play_options(
         },
         save_dir,
         default_player: player.to_string(),
+        kind,
     })
 }
 

@@ -17,7 +17,9 @@ pub struct GameView {
     pub game: u64,
     /// Global pair index.
     pub pair: u64,
-    /// Red's name.
+    /// A chess game (drawn on an 8x8 board, moves in SAN and UCI): its opening is a chess FEN.
+    pub chess: bool,
+    /// The first mover's name (Red in xiangqi, White in chess).
     pub red: String,
     /// Black's name.
     pub black: String,
@@ -35,6 +37,9 @@ pub struct GameView {
     pub wxf: Vec<String>,
     /// Moves in Chinese (empty when a move could not be rendered).
     pub zh: Vec<String>,
+    /// Chess moves in SAN (empty for xiangqi, or when a move could not be rendered).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub san: Vec<String>,
     /// Per-move comments (`score/depth nodes time` from games.pgn), empty strings when none.
     pub comments: Vec<String>,
 }
@@ -43,7 +48,13 @@ impl GameView {
     /// The view of one game; `comments` are games.pgn's comments of its moves, if known.
     pub fn new(g: &PlayedGame, comments: Option<&Vec<String>>) -> GameView {
         let uci: Vec<String> = g.moves.split_whitespace().map(str::to_string).collect();
-        let (wxf, zh) = render_all(&g.opening, &uci);
+        let chess = is_chess_fen(&g.opening);
+        let (wxf, zh, san) = if chess {
+            (Vec::new(), Vec::new(), render_san(&g.opening, &uci))
+        } else {
+            let (wxf, zh) = render_all(&g.opening, &uci);
+            (wxf, zh, Vec::new())
+        };
         let comments = match comments {
             Some(c) if c.len() == uci.len() => c.clone(),
             _ => vec![String::new(); uci.len()],
@@ -51,6 +62,7 @@ impl GameView {
         GameView {
             game: g.game,
             pair: g.pair,
+            chess,
             red: g.red.clone(),
             black: g.black.clone(),
             result: g.result.as_pgn().to_string(),
@@ -60,6 +72,7 @@ impl GameView {
             uci,
             wxf,
             zh,
+            san,
             comments,
         }
     }
@@ -89,6 +102,35 @@ pub fn render_all(fen: &str, uci: &[String]) -> (Vec<String>, Vec<String>) {
         pos.make(mv);
     }
     (wxf, zh)
+}
+
+/// Whether `fen` is a chess position: eight ranks (a xiangqi board has ten), which tells the
+/// two games apart without the run's manifest.
+pub fn is_chess_fen(fen: &str) -> bool {
+    fen.split_whitespace()
+        .next()
+        .is_some_and(|board| board.split('/').count() == 8)
+}
+
+/// Chess moves in SAN; empty when the opening or a move does not parse (the browser then
+/// shows UCI alone).
+pub fn render_san(fen: &str, uci: &[String]) -> Vec<String> {
+    use chuhan_engine::chess;
+    let Ok(mut pos) = chess::Position::from_fen(fen) else {
+        return Vec::new();
+    };
+    let mut san = Vec::with_capacity(uci.len());
+    for text in uci {
+        let Ok(mv) = pos.parse_uci(text) else {
+            return Vec::new();
+        };
+        let Ok(s) = pos.to_san(mv) else {
+            return Vec::new();
+        };
+        san.push(s);
+        pos.make(mv);
+    }
+    san
 }
 
 /// Picks at most `limit` games (all when `None`): failures first (up to a quarter of the

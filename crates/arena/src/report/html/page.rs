@@ -1,6 +1,6 @@
 //! Building the page: sections of HTML from the run folder's files and games.
 
-use super::games::{browser_games, pgn_comments, GameView, FAILURES};
+use super::games::{browser_games, is_chess_fen, pgn_comments, GameView, FAILURES};
 use super::{ReportOptions, MAX_BYTES};
 use crate::play::results::{Manifest, RunConfig};
 use crate::play::runner::PlayedGame;
@@ -354,6 +354,16 @@ pub(super) fn render(
         .ok()
         .and_then(|t| toml::from_str(&t).ok())
         .unwrap_or(toml::Value::Table(Default::default()));
+    // The run's game: the manifest's `game` (absent in xiangqi runs of old), else the games'
+    // own openings.
+    let chess = match manifest
+        .get("config")
+        .and_then(|c| c.get("game"))
+        .and_then(toml::Value::as_str)
+    {
+        Some(game) => game == "chess",
+        None => games.iter().any(|g| is_chess_fen(&g.opening)),
+    };
     let mut body = String::new();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -410,7 +420,11 @@ pub(super) fn render(
                 cell(&|e| e.draw_ratio.map_or(String::new(), |d| format!("{}%", num(d * 100.0, 1)))),
             );
         }
-        body.push_str("</table><p class=\"note\">Elo from the pairs (pentanomial) once a pair is complete, else from the games; intervals are 95%.</p>");
+        let _ = write!(
+            body,
+            "</table><p class=\"note\">The first player of a pairing is {} in a pair's first game. Elo from the pairs (pentanomial) once a pair is complete, else from the games; intervals are 95%.</p>",
+            if chess { "White" } else { "Red" }
+        );
     }
 
     if let Some(sprt) = manifest_sprt(&manifest) {
@@ -547,7 +561,7 @@ pub(super) fn render(
         esc(&name)
     );
     loop {
-        let page = assemble(&head, &body, &views, games.len(), options, &stamp);
+        let page = assemble(&head, &body, &views, games.len(), options, &stamp, chess);
         if page.len() < MAX_BYTES || views.is_empty() {
             return page;
         }
@@ -572,6 +586,8 @@ struct BrowserData<'a> {
     games: &'a [GameView],
     live: bool,
     stamp: &'a str,
+    /// `chess` or `xiangqi`: the board and the side names of the page.
+    game: &'a str,
 }
 
 fn assemble(
@@ -581,15 +597,23 @@ fn assemble(
     total: usize,
     options: &ReportOptions,
     stamp: &str,
+    chess: bool,
 ) -> String {
     let data = BrowserData {
         games: views,
         live: options.live,
         stamp,
+        game: if chess { "chess" } else { "xiangqi" },
+    };
+    // Chess moves are SAN or UCI; WXF and Chinese are xiangqi notations.
+    let notations = if chess {
+        "<option value=\"san\">SAN</option><option value=\"uci\">UCI</option>"
+    } else {
+        "<option value=\"uci\">UCI</option><option value=\"wxf\">WXF</option><option value=\"zh\">中文</option>"
     };
     format!(
         "{head}{body}<h2>Games</h2><p class=\"note\">{} of {total} games here{}.</p>\
-         <div><select id=\"game\"></select> <select id=\"notation\"><option value=\"uci\">UCI</option><option value=\"wxf\">WXF</option><option value=\"zh\">中文</option></select> \
+         <div><select id=\"game\"></select> <select id=\"notation\">{notations}</select> \
          <label><input type=\"checkbox\" id=\"flip\"> flip</label></div>\
          <div id=\"browser\"><svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div><div>\
          <button id=\"first\">|&lt;</button><button id=\"prev\">&lt;</button><button id=\"next\">&gt;</button><button id=\"last\">&gt;|</button> <span id=\"ply\"></span></div>\

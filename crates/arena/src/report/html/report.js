@@ -1,11 +1,13 @@
 // The game browser of report.html: every embedded game on the board, stepped with buttons or
-// the arrow keys, moves in UCI, WXF or Chinese with the per-move comments.
+// the arrow keys, moves in UCI, WXF or Chinese (chess: SAN or UCI) with the per-move comments.
 (function () {
   var data = JSON.parse(document.getElementById('games-data').textContent);
   var games = data.games, sel = document.getElementById('game'), nota = document.getElementById('notation');
   var svg = document.getElementById('board'), list = document.getElementById('moves');
   var info = document.getElementById('gameinfo');
   var g = null, ply = 0;
+  // The first mover is Red in xiangqi and White in chess.
+  function sides(x) { return x.chess ? ['White', 'Black'] : ['Red', 'Black']; }
   if (!games.length) { document.getElementById('browser').textContent = 'No games yet.'; return; }
   games.forEach(function (x, i) {
     var o = document.createElement('option');
@@ -13,16 +15,20 @@
     sel.appendChild(o);
   });
   function show() {
-    var b = XQ.parseFen(g.opening);
-    for (var i = 0; i < ply; i++) XQ.apply(b, g.uci[i]);
-    XQ.draw(svg, b, {last: ply > 0 ? g.uci[ply - 1] : null, flip: document.getElementById('flip').checked});
+    var B = g.chess ? CH : XQ;
+    var b = B.parseFen(g.opening);
+    for (var i = 0; i < ply; i++) B.apply(b, g.uci[i]);
+    svg.setAttribute('data-game', g.chess ? 'chess' : 'xiangqi');
+    B.draw(svg, b, {last: ply > 0 ? g.uci[ply - 1] : null, flip: document.getElementById('flip').checked});
     var names = g[nota.value] && g[nota.value].length === g.uci.length ? g[nota.value] : g.uci;
     var html = [];
     // An opening with Black to move numbers Black's first move "1. ...".
     var off = g.opening.split(' ')[1] === 'b' ? 1 : 0;
-    if (off && names.length) html.push('<br>1. ... ');
+    // Chess moves are numbered from the opening FEN's move number, as games.pgn has them.
+    var base = g.chess ? (+g.opening.split(' ')[5] || 1) : 1;
+    if (off && names.length) html.push('<br>' + base + '. ... ');
     for (var j = 0; j < names.length; j++) {
-      if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + 1) + '. ');
+      if ((j + off) % 2 === 0) html.push('<br>' + ((j + off) / 2 + base) + '. ');
       // The comment beside the move, not inside it: the move's own element holds the move alone.
       var sc = g.comments[j] ? '<small class="score"> {' + g.comments[j] + '}</small>' : '';
       html.push('<span data-ply="' + (j + 1) + '"' + (j + 1 === ply ? ' class="cur"' : '') + '>' + names[j] + '</span>' + sc);
@@ -32,7 +38,7 @@
       el.addEventListener('click', function () { ply = +el.getAttribute('data-ply'); show(); });
     });
     document.getElementById('ply').textContent = ply + ' / ' + g.uci.length;
-    info.textContent = g.red + ' (Red) - ' + g.black + ' (Black)  ' + g.result + ' ' + g.termination + ', seed ' + g.seed;
+    info.textContent = g.red + ' (' + sides(g)[0] + ') - ' + g.black + ' (' + sides(g)[1] + ')  ' + g.result + ' ' + g.termination + ', seed ' + g.seed;
   }
   function load() { g = games[+sel.value]; ply = 0; show(); }
   function step(d) { ply = Math.max(0, Math.min(g.uci.length, ply + d)); show(); }

@@ -332,3 +332,43 @@ fn a_costly_rewrite_puts_the_next_one_off() {
     assert!(read().contains("1 games; <b>the run is going on</b>"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_chess_game_has_san_and_no_xiangqi_notation() {
+    let mut g = game(0, "w", "b", GameResult::RedWins, "checkmate");
+    g.opening = chuhan_engine::chess::START_FEN.to_string();
+    // Castling, a capture, en passant and a promotion with check.
+    g.moves = "e2e4 g8h6 g1f3 d7d5 f1e2 d5e4 e1g1 f7f5 d2d4 e4d3 c2d3 f5f4 g2g4 f4g3 h2h3 g3g2 d1d2 g2f1q".into();
+    let view = GameView::new(&g, None);
+    assert!(view.chess);
+    assert!(view.wxf.is_empty() && view.zh.is_empty());
+    assert_eq!(
+        view.san,
+        [
+            "e4", "Nh6", "Nf3", "d5", "Be2", "dxe4", "O-O", "f5", "d4", "exd3", "cxd3", "f4", "g4",
+            "fxg3", "h3", "g2", "Qd2", "gxf1=Q+"
+        ]
+    );
+    // A move that is not legal there: SAN left out rather than half a list.
+    g.moves = "e2e4 e7e5 e4e5".into();
+    assert!(GameView::new(&g, None).san.is_empty());
+
+    let xq = GameView::new(&game(0, "a", "b", GameResult::Draw, "repetition"), None);
+    assert!(!xq.chess && xq.san.is_empty() && xq.wxf.len() == 2);
+}
+
+#[test]
+fn a_chess_page_offers_san_and_says_white() {
+    let dir = std::env::temp_dir().join(format!("chuhan-html-chess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut g = game(0, "a", "b", GameResult::RedWins, "checkmate");
+    g.opening = chuhan_engine::chess::START_FEN.to_string();
+    g.moves = "f2f3 e7e5 g2g4 d8h4".into();
+    let page = render(&dir, &[g], &ReportOptions::default());
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(page.contains("<option value=\"san\">SAN</option>"));
+    assert!(!page.contains("value=\"wxf\""));
+    assert!(page.contains("is White in a pair's first game"));
+    assert!(page.contains("\"game\":\"chess\""));
+    assert!(page.contains("\"san\":[\"f3\",\"e5\",\"g4\",\"Qh4#\"]"));
+}
