@@ -1,0 +1,185 @@
+//! Tuning chess through the real binary: `tune spsa --game chess` over the chess evaluation's
+//! table (seeded, resumable, a tuned chess engine file), and parameter names of the wrong game
+//! refused with their name.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::chuhan;
+
+/// A fresh, absent directory under the test target's temporary folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chess-tuning-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Large learning rates so that six iterations visibly move theta.
+const CHESS_PARAMS: &str = "# chess material\n\
+    knight_mg, 337, 250, 450, 20, 0.05\n\
+    tempo,     12,  -10, 40,  5,  0.05  # side to move\n";
+
+fn spsa_args<'a>(params: &'a str, out_flag: &'a str, dir: &'a str) -> Vec<&'a str> {
+    vec![
+        "tune",
+        "spsa",
+        "--game",
+        "chess",
+        "--params-file",
+        params,
+        "--iterations",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "7",
+        "--quiet",
+        "--concurrency",
+        "1",
+        out_flag,
+        dir,
+    ]
+}
+
+#[test]
+fn spsa_tunes_the_chess_table_and_resumes() {
+    let root = scratch("spsa");
+    std::fs::create_dir_all(&root).unwrap();
+    let params = root.join("params.txt");
+    std::fs::write(&params, CHESS_PARAMS).unwrap();
+    let p = params.to_str().unwrap();
+    let one = root.join("one");
+    let (code, out, err) = chuhan(&spsa_args(p, "--out", one.to_str().unwrap()));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("chuhan sprt --game chess --base default --test"),
+        "{out}"
+    );
+    let csv = read(&one.join("spsa.csv"));
+    assert!(
+        csv.starts_with("iteration,c_k/c_end,R_k/r_end,W,D,L,knight_mg,tempo\n"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').skip(6).map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert!(
+        rows.iter().any(|t| t != &[337.0, 12.0]),
+        "theta never moved: {csv}"
+    );
+    assert!(read(&one.join("manifest.toml")).contains("game = \"chess\""));
+
+    // tuned.toml is a chess engine file holding the final theta, rounded; it plays chess.
+    let tuned = one.join("tuned.toml");
+    let text = read(&tuned);
+    let last = rows.last().unwrap();
+    assert!(text.contains("game = \"chess\""), "{text}");
+    assert!(
+        text.contains(&format!("knight_mg = {}\n", last[0].round() as i32)),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("tempo = {}\n", last[1].round() as i32)),
+        "{text}"
+    );
+    let config =
+        chuhan_arena::play::player::builtin::resolve_chess_engine(tuned.to_str().unwrap()).unwrap();
+    assert_eq!(config.params.knight_mg, last[0].round() as i32);
+
+    // The same seed gives the same run; an interrupted run resumes to the same spsa.csv.
+    let cut = root.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(one.join("manifest.toml"), cut.join("manifest.toml")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let partial = format!(
+        "{}\n{}",
+        lines[..3].join("\n"),
+        &lines[3][..lines[3].len() / 2]
+    );
+    std::fs::write(cut.join("spsa.csv"), partial).unwrap();
+    let (code, out, err) = chuhan(&["tune", "spsa", "--resume", cut.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(read(&cut.join("spsa.csv")), csv);
+    assert_eq!(
+        read(&cut.join("tuned.toml")),
+        text.replace(one.to_str().unwrap(), cut.to_str().unwrap())
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_parameter_of_the_other_game_is_an_error_naming_it() {
+    let root = scratch("names");
+    std::fs::create_dir_all(&root).unwrap();
+    let xiangqi = root.join("xiangqi.txt");
+    std::fs::write(
+        &xiangqi,
+        "knight_mg, 337, 250, 450, 20, 0.05\nmaterial.horse, 430, 300, 600, 15, 0.002\n",
+    )
+    .unwrap();
+    let out_dir = root.join("run");
+    let args = spsa_args(
+        xiangqi.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    );
+    let (code, _, err) = chuhan(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(":2: field 'name'") && err.contains("'material.horse' is a xiangqi parameter"),
+        "{err}"
+    );
+    assert!(!out_dir.exists(), "nothing is written for a refused run");
+    // --params takes chess names too, and refuses xiangqi ones by name.
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "spsa",
+        "--game",
+        "chess",
+        "--params",
+        "knight_mg,eval.tempo",
+        "--iterations",
+        "2",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("'eval.tempo' is a xiangqi parameter"), "{err}");
+    // A chess name in a xiangqi run is unknown there.
+    let chess = root.join("chess.txt");
+    std::fs::write(&chess, CHESS_PARAMS).unwrap();
+    let mut args = spsa_args(chess.to_str().unwrap(), "--out", out_dir.to_str().unwrap());
+    args.drain(2..4);
+    let (code, _, err) = chuhan(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(":2: field 'name'") && err.contains("unknown parameter 'knight_mg'"),
+        "{err}"
+    );
+    // A xiangqi engine file as the base of a chess run is refused naming it.
+    let base = root.join("x.toml");
+    std::fs::write(&base, "name = \"x\"\n").unwrap();
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "spsa",
+        "--game",
+        "chess",
+        "--base",
+        base.to_str().unwrap(),
+        "--params-file",
+        chess.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("x.toml is a xiangqi engine file"), "{err}");
+    let _ = std::fs::remove_dir_all(&root);
+}
