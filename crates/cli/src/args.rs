@@ -624,6 +624,10 @@ pub struct DatagenArgs {
     /// shards' files together hold the whole run's games. Resume a shard with the same flag.
     #[arg(long)]
     pub shard: Option<String>,
+    /// The game of the self-play (`--engine` then names a chess built-in); resume with the
+    /// same flag.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

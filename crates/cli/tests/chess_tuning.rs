@@ -183,3 +183,96 @@ fn a_parameter_of_the_other_game_is_an_error_naming_it() {
     assert!(err.contains("x.toml is a xiangqi engine file"), "{err}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn datagen_plays_chess_in_the_same_line_format_and_resumes() {
+    let root = scratch("datagen");
+    std::fs::create_dir_all(&root).unwrap();
+    let whole = root.join("whole.txt");
+    let args = |flag: &'static str, file: &Path| -> Vec<String> {
+        [
+            "datagen",
+            "--game",
+            "chess",
+            "--games",
+            "5",
+            "--nodes",
+            "300",
+            "--seed",
+            "3",
+            "--concurrency",
+            "1",
+            "--quiet",
+            flag,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([file.to_str().unwrap().to_string()])
+        .collect()
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        chuhan(&a)
+    };
+    let (code, out, err) = run(args("--out", &whole));
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = read(&whole);
+    assert_eq!(text.lines().filter(|l| l.starts_with("#game ")).count(), 5);
+    let mut positions = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(';').collect();
+        assert_eq!(f.len(), 4, "{line}");
+        let pos = chuhan_engine::chess::Position::from_fen(f[0]).unwrap();
+        assert!(!pos.in_check(), "{line}");
+        assert!(matches!(f[1], "1" | "0.5" | "0"), "{line}");
+        // The eval column is the chess static evaluation from White's view.
+        let stm = chuhan_engine::chess::eval::evaluate(
+            &pos,
+            &chuhan_engine::chess::EvalParams::default(),
+        );
+        let white = if pos.side_to_move() == chuhan_engine::chess::Color::White {
+            stm
+        } else {
+            -stm
+        };
+        assert_eq!(f[3].parse::<i32>().unwrap(), white, "{line}");
+        positions += 1;
+    }
+    assert!(positions > 0, "{text}");
+    let manifest = root.join("whole.txt.manifest.toml");
+    assert!(read(&manifest).contains("game = \"chess\""));
+
+    // Cut after the second game (and half a line): the resumed file is the whole one.
+    let cut = root.join("cut.txt");
+    let second = text.match_indices("#game 1 ").next().unwrap().0;
+    let end = second + text[second..].find('\n').unwrap() + 1;
+    std::fs::write(&cut, &text[..end + 20]).unwrap();
+    std::fs::copy(&manifest, root.join("cut.txt.manifest.toml")).unwrap();
+    let (code, out, err) = run(args("--resume", &cut));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(read(&cut), text);
+    // Resuming a chess file as xiangqi names the differing flag.
+    let mut xiangqi = args("--resume", &cut);
+    xiangqi.drain(1..3);
+    let (code, _, err) = run(xiangqi);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(--game)"), "{err}");
+
+    // xiangqi Texel tuning refuses the chess file, naming file and line.
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        whole.to_str().unwrap(),
+        "--out",
+        root.join("texel").to_str().unwrap(),
+        "--epochs",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("whole.txt: line 1: bad FEN") && err.contains("a chess position"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

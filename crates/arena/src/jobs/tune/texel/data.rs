@@ -118,7 +118,17 @@ fn parse_line(text: &str, line: usize, game: u32) -> Result<LabelledPosition, St
             fields.len()
         ));
     }
-    let pos = Position::from_fen(fields[0]).map_err(|e| format!("bad FEN '{}': {e}", fields[0]))?;
+    let pos = Position::from_fen(fields[0]).map_err(|e| {
+        // Datagen writes chess data in the same line format: say so rather than only
+        // "8 rows".
+        let chess = chuhan_engine::chess::Position::from_fen(fields[0]).is_ok();
+        let hint = if chess {
+            " (a chess position: Texel tuning reads xiangqi data only so far)"
+        } else {
+            ""
+        };
+        format!("bad FEN '{}': {e}{hint}", fields[0])
+    })?;
     let result = match fields[1].parse::<f64>() {
         Ok(r) if r == 0.0 || r == 0.5 || r == 1.0 => r,
         _ => {
