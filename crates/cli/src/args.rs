@@ -181,6 +181,10 @@ pub struct TexelArgs {
     /// Start from this engine config's parameters instead of the defaults.
     #[arg(long)]
     pub base: Option<PathBuf>,
+    /// The game of the data: chess tunes the chess evaluation table (`--params` then takes its
+    /// names, or `all`; the default groups mean all of them) and `--base` a chess engine file.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Progress output.
     #[command(flatten)]
     pub progress: ProgressArgs,

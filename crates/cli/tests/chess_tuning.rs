@@ -276,3 +276,111 @@ fn datagen_plays_chess_in_the_same_line_format_and_resumes() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn texel_tunes_chess_data_from_datagen() {
+    let root = scratch("texel");
+    std::fs::create_dir_all(&root).unwrap();
+    let data = root.join("data.txt");
+    let (code, out, err) = chuhan(&[
+        "datagen",
+        "--game",
+        "chess",
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let out_dir = root.join("tuned");
+    let (code, out, err) = chuhan(&[
+        "tune",
+        "texel",
+        "--game",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--params",
+        "knight_mg,rook_mg,tempo",
+        "--epochs",
+        "30",
+        "--validation",
+        "0",
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // The training loss falls.
+    let summary = read(&out_dir.join("summary.txt"));
+    let losses = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("loss: train "))
+        .unwrap_or_else(|| panic!("{summary}"));
+    let (before, after) = losses.split_once(" -> ").unwrap();
+    let (before, after): (f64, f64) = (before.parse().unwrap(), after.parse().unwrap());
+    assert!(after < before, "{summary}");
+    // tuned.toml is a chess engine file; a tuned value moved, an untuned one did not.
+    let tuned = chuhan_arena::play::player::builtin::resolve_chess_engine(
+        out_dir.join("tuned.toml").to_str().unwrap(),
+    )
+    .unwrap();
+    let defaults = chuhan_engine::chess::EvalParams::default();
+    assert!(
+        tuned.params.knight_mg != defaults.knight_mg
+            || tuned.params.rook_mg != defaults.rook_mg
+            || tuned.params.tempo != defaults.tempo,
+        "{summary}"
+    );
+    assert_eq!(tuned.params.queen_mg, defaults.queen_mg);
+    assert!(read(&out_dir.join("texel.csv")).lines().count() > 30);
+
+    // A xiangqi file given to chess Texel is an error naming the file and line.
+    let xiangqi = root.join("xiangqi.txt");
+    std::fs::write(
+        &xiangqi,
+        format!("# xiangqi\n{};0.5;0;0\n", chuhan_engine::START_FEN),
+    )
+    .unwrap();
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "texel",
+        "--game",
+        "chess",
+        "--data",
+        xiangqi.to_str().unwrap(),
+        "--out",
+        root.join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("xiangqi.txt: line 2: bad chess FEN") && err.contains("a xiangqi position"),
+        "{err}"
+    );
+    // A xiangqi parameter name is refused by name.
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "texel",
+        "--game",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--params",
+        "material.horse",
+        "--out",
+        root.join("y").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("'material.horse' is a xiangqi parameter"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
