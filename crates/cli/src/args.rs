@@ -184,6 +184,10 @@ pub struct TexelArgs {
     /// Start from this engine config's parameters instead of the defaults.
     #[arg(long)]
     pub base: Option<PathBuf>,
+    /// The game of the data: chess tunes the chess evaluation table (`--params` then takes its
+    /// names, or `all`; the default groups mean all of them) and `--base` a chess engine file.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Progress output.
     #[command(flatten)]
     pub progress: ProgressArgs,
@@ -627,6 +631,10 @@ pub struct DatagenArgs {
     /// shards' files together hold the whole run's games. Resume a shard with the same flag.
     #[arg(long)]
     pub shard: Option<String>,
+    /// The game of the self-play (`--engine` then names a chess built-in); resume with the
+    /// same flag.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,

@@ -7,7 +7,8 @@
 //! ```
 //!
 //! `result` is the game's result from Red's view (`1`, `0.5`, `0`), `ply` the game ply,
-//! `eval` the static evaluation from Red's view. Each game's block ends with a `#game` marker,
+//! `eval` the static evaluation from Red's view. Chess files (`--game chess`) have the same
+//! lines with a chess FEN, White in Red's place; their manifest says `game = "chess"`. Each game's block ends with a `#game` marker,
 //! so an interrupted file is resumed by cutting it after the last marker. Games are written
 //! in index order whatever the concurrency, so the same seed gives the same file.
 //!
@@ -17,10 +18,12 @@
 //! file, so one file never mixes two data sets. `--games` may grow on resume: game `i` is the
 //! same game whatever the total.
 
+use crate::play::any::GameKind;
 use crate::play::player::playable_moves;
 use crate::play::results::{check_engine_files, engine_files, Manifest, ResultsError};
 use crate::play::schedule::Shard;
 use crate::report::Progress;
+use chuhan_engine::chess::{self, ChessConfig, ChessEngine};
 use chuhan_engine::{
     Color, Engine, EngineConfig, Game, GameConfig, GameResult, GenKind, Limits, MoveList, Position,
 };
@@ -46,13 +49,32 @@ pub struct DatagenConfig {
     pub max_plies: u32,
     /// Run seed.
     pub seed: u64,
-    /// The engine that plays both sides.
-    pub engine: EngineConfig,
+    /// The engine that plays both sides (and so the game).
+    pub engine: DatagenEngine,
     /// The spec `engine` was resolved from (`default`, a level, an engine file), as recorded.
     pub spec: String,
     /// Play only the games whose index is `i` modulo `n` (same seeds as the whole run); the
     /// shards' files together hold the whole run's games.
     pub shard: Option<Shard>,
+}
+
+/// The engine of a datagen run; its game is the run's.
+#[derive(Clone, Debug)]
+pub enum DatagenEngine {
+    /// The xiangqi engine.
+    Xiangqi(EngineConfig),
+    /// The chess engine.
+    Chess(ChessConfig),
+}
+
+impl DatagenEngine {
+    /// The game this engine plays.
+    pub fn game(&self) -> GameKind {
+        match self {
+            DatagenEngine::Xiangqi(_) => GameKind::Xiangqi,
+            DatagenEngine::Chess(_) => GameKind::Chess,
+        }
+    }
 }
 
 /// What datagen's manifest records: every setting that decides the games, except their number.
@@ -76,6 +98,10 @@ pub struct DatagenSettings {
     /// The shard (`i/n`) when the run plays one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<String>,
+    /// The game (`game = "chess"`; not written for xiangqi, so earlier manifests read back
+    /// unchanged).
+    #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
+    pub game: GameKind,
 }
 
 impl DatagenConfig {
@@ -90,6 +116,7 @@ impl DatagenConfig {
             seed: self.seed,
             engine: self.spec.clone(),
             shard: self.shard.map(|s| s.to_string()),
+            game: self.engine.game(),
         }
     }
 
@@ -123,6 +150,7 @@ fn differences(a: &DatagenSettings, b: &DatagenSettings) -> Vec<&'static str> {
     check("--engine", a.engine != b.engine);
     check("--shard", a.shard != b.shard);
     check("command", a.command != b.command);
+    check("--game", a.game != b.game);
     out
 }
 
@@ -223,6 +251,95 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
         index,
         result,
         samples,
+    }
+}
+
+/// Plays one chess game and records its quiet positions (not in check, no capture on the
+/// board), as [`play_selfplay_game`] does for xiangqi: the same seeds, random opening plies,
+/// skipped plies and ply cap; `eval` is the chess static evaluation from White's view.
+pub fn play_chess_selfplay_game(
+    config: &DatagenConfig,
+    index: u64,
+    engine: &mut ChessEngine,
+) -> GameData {
+    let seed = selfplay_seed(config.seed, index);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    engine.new_game(seed);
+    let mut game = chess::Game::new(chess::Position::startpos());
+    let mut samples = Vec::new();
+    let limits = Limits::nodes(config.nodes);
+    let mut verdict = None;
+    let mut ply = 0u32;
+    while ply < config.max_plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = if ply < config.random_plies {
+            legal.as_slice()[rng.gen_range(0..legal.len())]
+        } else {
+            let pos = game.position().clone();
+            if ply >= config.random_plies + config.skip_plies
+                && !pos.in_check()
+                && !legal.iter().any(|&m| pos.is_capture(m))
+            {
+                let stm = chess::eval::evaluate(&pos, &engine.config().params);
+                let white = if pos.side_to_move() == chess::Color::White {
+                    stm
+                } else {
+                    -stm
+                };
+                samples.push(Sample {
+                    fen: pos.to_fen(),
+                    ply,
+                    eval: white,
+                });
+            }
+            engine
+                .choose_move(&pos, &limits, ply as usize, &mut |_| {})
+                .best_move
+        };
+        ply += 1;
+        match game.play(mv) {
+            Ok(Some(v)) => {
+                verdict = Some(v);
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => panic!("engine chose an illegal move: {e}"),
+        }
+    }
+    let result = match verdict.map(|v| v.result) {
+        Some(chess::GameResult::WhiteWins) => 1.0,
+        Some(chess::GameResult::BlackWins) => 0.0,
+        _ => 0.5,
+    };
+    GameData {
+        index,
+        result,
+        samples,
+    }
+}
+
+/// An engine of either game, one per worker thread.
+enum Player {
+    Xiangqi(Box<Engine>),
+    Chess(Box<ChessEngine>),
+}
+
+impl Player {
+    fn new(engine: &DatagenEngine) -> Player {
+        match engine {
+            DatagenEngine::Xiangqi(c) => Player::Xiangqi(Box::new(Engine::new(c.clone()))),
+            DatagenEngine::Chess(c) => Player::Chess(Box::new(ChessEngine::new(c.clone()))),
+        }
+    }
+
+    fn play(&mut self, config: &DatagenConfig, index: u64) -> GameData {
+        match self {
+            Player::Xiangqi(e) => play_selfplay_game(config, index, e),
+            Player::Chess(e) => play_chess_selfplay_game(config, index, e),
+        }
     }
 }
 
@@ -522,12 +639,9 @@ pub fn run(
             indices[next as usize..end as usize]
                 .par_iter()
                 .map_init(
-                    || Engine::new(config.engine.clone()),
+                    || Player::new(&config.engine),
                     // After a stop request no game begins; those running finish.
-                    |engine, &i| {
-                        (!crate::interrupt::requested())
-                            .then(|| play_selfplay_game(config, i, engine))
-                    },
+                    |engine, &i| (!crate::interrupt::requested()).then(|| engine.play(config, i)),
                 )
                 .collect()
         });

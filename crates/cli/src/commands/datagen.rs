@@ -3,8 +3,10 @@
 use crate::args::DatagenArgs;
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig};
+use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig, DatagenEngine};
+use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
+use chuhan_arena::play::player::builtin::resolve_chess_engine;
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::report::ProgressReporter;
 
@@ -16,10 +18,20 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
     if args.session.concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
-    let mut engine = resolve_engine(&args.engine, &builtin_levels())?;
-    if let Some(l) = engine.level.as_mut() {
-        l.time = None; // reproducible: node budgets decide
-    }
+    let engine = match args.game.kind().unwrap_or_default() {
+        GameKind::Xiangqi => {
+            let mut engine = resolve_engine(&args.engine, &builtin_levels())?;
+            if let Some(l) = engine.level.as_mut() {
+                l.time = None; // reproducible: node budgets decide
+            }
+            DatagenEngine::Xiangqi(engine)
+        }
+        // The chess built-ins drop a level's time cap already.
+        GameKind::Chess => DatagenEngine::Chess(
+            resolve_chess_engine(&args.engine)
+                .map_err(|e| anyhow::anyhow!("--engine {}: {e}", args.engine))?,
+        ),
+    };
     let config = DatagenConfig {
         games: args.games,
         nodes: args.nodes,

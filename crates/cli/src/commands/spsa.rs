@@ -5,7 +5,8 @@ use crate::args::{RunArgs, SpsaArgs};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::spsa::{
-    self, parse_param_file, resolve_base, Gains, SpsaConfig, DEFAULT_ITERATIONS, DEFAULT_NODES,
+    self, parse_param_file_for, resolve_base_for, Gains, SpsaConfig, DEFAULT_ITERATIONS,
+    DEFAULT_NODES,
 };
 use chuhan_arena::play::openings::OpeningSource;
 use chuhan_arena::play::setup::DEFAULT_SEED;
@@ -76,13 +77,14 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
 
 /// Builds the configuration from the command line (validated; nothing written).
 fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
+    let game = args.run.game.kind().unwrap_or_default();
     let base = args.base.clone().unwrap_or_else(|| "default".into());
-    let (base_config, base_hash) = resolve_base(&base)?;
+    let (base_config, base_hash) = resolve_base_for(&base, game)?;
     let params = match (&args.params_file, &args.params) {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read parameter file {}", path.display()))?;
-            parse_param_file(&text, &path.display().to_string())?
+            parse_param_file_for(&text, &path.display().to_string(), game)?
         }
         (None, Some(list)) => base_config.params_from_names(list)?,
         (None, None) => bail!("give --params-file FILE or --params name,name"),
@@ -117,6 +119,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         alpha: gains.alpha,
         gamma: gains.gamma,
         limit,
+        game,
         openings,
         params,
         pgn: (args.pgn || args.run.pgn_format.is_some())
@@ -136,9 +139,6 @@ fn reject_unsupported(run: &RunArgs) -> anyhow::Result<()> {
     ];
     if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
         bail!("tune spsa does not take {flag}: it plays node- or depth-limited game pairs without adjudication");
-    }
-    if run.game.kind() == Some(chuhan_arena::play::any::GameKind::Chess) {
-        bail!("tune spsa --game chess: tuning plays xiangqi only so far (match, sprt and ladder take --game chess)");
     }
     Ok(())
 }

@@ -6,8 +6,10 @@ use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
 use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
+use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, load_engine_config};
 use chuhan_arena::report::ProgressReporter;
+use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::EngineConfig;
 use std::time::Instant;
 
@@ -50,6 +52,9 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
 /// `chuhan tune texel`: exit 0 when the results are written, 2 on unusable input.
 fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     let lr = check_args(args)?;
+    if args.game.kind() == Some(GameKind::Chess) {
+        return run_chess_texel(args, lr);
+    }
     let tuned = select_params(&args.params, true).context("--params")?;
     let base: EngineConfig = match &args.base {
         Some(path) => load_engine_config(path, &builtin_levels())?,
@@ -140,6 +145,116 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     ];
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
     out!("{}", texel::summary_text(&header, &problem, &outcome, 20));
+    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
+    outln!("written: {}", out.display());
+    Ok(EXIT_OK)
+}
+
+/// The chess parameters `--params` names (indices in [`EvalParams::NAMES`]): chess names or
+/// `all`; the default (xiangqi's groups) means all.
+fn chess_selection(names: &[String]) -> anyhow::Result<Vec<usize>> {
+    let default = names == ["material", "pst", "eval"];
+    if default || names.iter().any(|n| n.trim() == "all") {
+        return Ok((0..EvalParams::NAMES.len()).collect());
+    }
+    let mut picked = Vec::new();
+    for name in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        let Some(i) = EvalParams::NAMES.iter().position(|n| *n == name) else {
+            bail!(
+                "--params: {}",
+                chuhan_arena::jobs::tune::spsa::not_chess_reason(name)
+            );
+        };
+        if !picked.contains(&i) {
+            picked.push(i);
+        }
+    }
+    if picked.is_empty() {
+        bail!("--params: no parameters selected");
+    }
+    picked.sort_unstable();
+    Ok(picked)
+}
+
+/// `chuhan tune texel --game chess`: the same loss, K and optimizers over the chess evaluation
+/// table; tuned.toml is a chess engine file.
+fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
+    let tuned = chess_selection(&args.params)?;
+    let base: ChessConfig = match &args.base {
+        Some(path) => {
+            chuhan_arena::play::player::builtin::resolve_chess_engine(&path.to_string_lossy())
+                .map_err(|e| anyhow::anyhow!("--base {}: {e}", path.display()))?
+        }
+        None => ChessConfig {
+            name: "default".into(),
+            ..ChessConfig::default()
+        },
+    };
+    let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;
+    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
+    if !args.force {
+        choose_out_dir(Some(&out), false, "texel")?;
+    }
+    crate::signals::start_again();
+    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let started = Instant::now();
+    let values: Vec<f64> = EvalParams::NAMES
+        .iter()
+        .map(|n| f64::from(base.params.get(n).expect("a table name")))
+        .collect();
+    // The chess table has no ranges: a generous bound that only guards against runaways.
+    let bounds = tuned
+        .iter()
+        .map(|&i| (values[i] - 2000.0, values[i] + 2000.0))
+        .collect();
+    let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
+        let positions = texel::read_data_for(&args.data, GameKind::Chess)?;
+        let split = texel::split(&positions, args.validation, args.seed);
+        let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
+        Ok((positions, split, problem))
+    })?;
+    let games = positions
+        .iter()
+        .map(|p| p.game)
+        .collect::<std::collections::BTreeSet<u32>>()
+        .len();
+    drop(positions);
+    chuhan_arena::interrupt::check()?;
+    let settings = TexelSettings {
+        epochs: args.epochs,
+        learning_rate: lr,
+        optimizer: args.optimizer,
+        k: args.k,
+    };
+    let mut reporter = ProgressReporter::new(args.progress.audience());
+    let outcome = pool.install(|| {
+        texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
+    });
+    chuhan_arena::interrupt::check()?;
+    let (commit, dirty) = chuhan_arena::play::results::git_state();
+    let header = vec![
+        format!(
+            "chuhan {} (git {commit}, dirty {dirty})",
+            env!("CARGO_PKG_VERSION")
+        ),
+        "game: chess".to_string(),
+        format!("data: {}", args.data.display()),
+        format!(
+            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
+            split.train.len() + split.validation.len(),
+            split.train.len(),
+            split.validation.len(),
+            args.seed,
+            args.validation
+        ),
+        format!("params: {} tuned", problem.tuned.len()),
+        format!(
+            "optimizer: {}, lr {lr}, {} epochs",
+            settings.optimizer, settings.epochs
+        ),
+    ];
+    texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
+    out!("{}", std::fs::read_to_string(out.join("summary.txt"))?);
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
     outln!("written: {}", out.display());
     Ok(EXIT_OK)

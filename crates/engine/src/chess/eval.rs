@@ -317,9 +317,85 @@ pub fn evaluate(pos: &Position, p: &EvalParams) -> i32 {
     from_mover + p.tempo
 }
 
+/// The evaluation as a linear function of the parameters, from White's view: `(index in
+/// [`EvalParams::NAMES`], coefficient)` pairs, the nonzero ones, for Texel tuning. Every term
+/// is a parameter times a count, so a parameter's coefficient is the evaluation with that
+/// parameter at 1 and all others at 0; the phase blend is kept exact (no integer division), so
+/// the features dotted with any parameters differ from [`evaluate`] (turned to White's view)
+/// by less than one centipawn, the blend's rounding. The evaluation itself is not touched.
+pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
+    let mut unit = EvalParams::default();
+    for name in EvalParams::NAMES {
+        unit.set(name, 0);
+    }
+    let ph = f64::from(phase(pos));
+    let white_to_move = pos.side_to_move() == Color::White;
+    let mut out = Vec::new();
+    for (i, name) in EvalParams::NAMES.iter().enumerate() {
+        if *name == "tempo" {
+            // For the side to move, so White's when White moves.
+            out.push((i, if white_to_move { 1.0 } else { -1.0 }));
+            continue;
+        }
+        unit.set(name, 1);
+        let w = side_score(pos, &unit, Color::White);
+        let b = side_score(pos, &unit, Color::Black);
+        unit.set(name, 0);
+        let mg = f64::from(w.mg - b.mg);
+        let eg = f64::from(w.eg - b.eg);
+        let v = (mg * ph + eg * (f64::from(MAX_PHASE) - ph)) / f64::from(MAX_PHASE);
+        if v != 0.0 {
+            out.push((i, v));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn linear_features_dot_the_parameters_equal_the_evaluation() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(17);
+        let defaults = EvalParams::default();
+        let mut other = EvalParams::default();
+        for name in EvalParams::NAMES {
+            let v = other.get(name).unwrap();
+            other.set(name, v + rng.gen_range(-30..=30));
+        }
+        let mut checked = 0;
+        for game in 0..8 {
+            let mut pos = Position::startpos();
+            for ply in 0..(20 + 10 * game) {
+                for p in [&defaults, &other] {
+                    let white = if pos.side_to_move() == Color::White {
+                        evaluate(&pos, p)
+                    } else {
+                        -evaluate(&pos, p)
+                    };
+                    let dot: f64 = linear_features(&pos)
+                        .iter()
+                        .map(|&(i, c)| c * f64::from(p.get(EvalParams::NAMES[i]).unwrap()))
+                        .sum();
+                    assert!(
+                        (dot - f64::from(white)).abs() < 1.0,
+                        "{} ply {ply}: features {dot} vs eval {white}",
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+                pos.make(mv);
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
 
     fn eval_fen(fen: &str) -> i32 {
         evaluate(&Position::from_fen(fen).unwrap(), &EvalParams::default())

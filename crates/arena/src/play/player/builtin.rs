@@ -137,7 +137,8 @@ pub fn file_game(spec: &str) -> Option<Result<GameKind, String>> {
 
 /// Resolves a built-in chess player: `default` (full strength), a chess level (`easy`,
 /// `medium`, `hard`: [`chuhan_engine::chess::engine::levels`]) or a chess engine file
-/// (`game = "chess"`, with `name`, `tt_mb` and `level` as a level name), each optionally with
+/// (`game = "chess"`, with `name`, `tt_mb`, `level` as a level name and a `[params]` table
+/// of evaluation parameters by name), each optionally with
 /// `:key=value,...` overrides of `depth`, `nodes`, `margin`, `random_rate` and `tt_mb`. As for
 /// xiangqi, a level's own time cap is dropped in the arena so runs stay reproducible.
 pub fn resolve_chess_engine(spec: &str) -> Result<ChessConfig, String> {
@@ -185,6 +186,7 @@ pub fn resolve_chess_engine(spec: &str) -> Result<ChessConfig, String> {
             name: Option<String>,
             tt_mb: Option<usize>,
             level: Option<String>,
+            params: Option<std::collections::BTreeMap<String, i32>>,
         }
         let text = std::fs::read_to_string(base).map_err(|e| format!("{base}: {e}"))?;
         let t: ChessToml = toml::from_str(&text).map_err(|e| format!("{base}: {e}"))?;
@@ -196,6 +198,15 @@ pub fn resolve_chess_engine(spec: &str) -> Result<ChessConfig, String> {
         }
         if let Some(level) = t.level {
             config.level = Some(level_named(&level, base)?);
+        }
+        // Evaluation parameters by name (what the tuners write).
+        for (name, value) in t.params.unwrap_or_default() {
+            if !config.params.set(&name, value) {
+                return Err(format!(
+                    "{base}: [params]: '{name}' is not a chess evaluation parameter (known: {})",
+                    chuhan_engine::chess::EvalParams::NAMES.join(", ")
+                ));
+            }
         }
     } else {
         return Err(format!(

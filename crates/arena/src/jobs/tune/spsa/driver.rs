@@ -13,6 +13,7 @@ use crate::play::player::uci::ExternalEngine;
 use crate::play::player::PlayerSpec;
 use crate::play::runner::play_scheduled;
 use crate::play::schedule::{game_seed, GameSpec};
+use chuhan_engine::chess::ChessConfig;
 use chuhan_engine::{EngineConfig, GameResult};
 use std::collections::BTreeMap;
 use std::sync::mpsc::channel;
@@ -237,7 +238,17 @@ pub struct Openings(OpeningBook);
 impl Openings {
     /// The openings for `source` and `seed`; `count` is the number of pairs of the run.
     pub fn new(source: &OpeningSource, seed: u64, count: u64) -> Result<Openings, SpsaError> {
-        let list = source.read_checked(GameKind::Xiangqi)?;
+        Openings::for_game(source, seed, count, GameKind::Xiangqi)
+    }
+
+    /// [`Openings::new`] for a run of `game` (its start position, moves and FEN).
+    pub fn for_game(
+        source: &OpeningSource,
+        seed: u64,
+        count: u64,
+        game: GameKind,
+    ) -> Result<Openings, SpsaError> {
+        let list = source.read_checked(game)?;
         if let (OpeningSource::File { path, .. }, Some(l)) = (source, &list) {
             if l.is_empty() {
                 return Err(SpsaError::EmptyOpenings(path.clone()));
@@ -249,7 +260,7 @@ impl Openings {
             count as usize,
             1,
             seed,
-            GameKind::Xiangqi,
+            game,
         )?))
     }
 
@@ -280,6 +291,48 @@ impl PlayGame for EngineGames {
         let opening = self.openings.get(job.pair)?;
         let plus = PlayerSpec::Engine(Arc::new(self.config("theta+", &job.plus)));
         let minus = PlayerSpec::Engine(Arc::new(self.config("theta-", &job.minus)));
+        play_pair_game(
+            job,
+            &opening,
+            &plus,
+            &minus,
+            &self.settings,
+            self.pgn.as_ref(),
+        )
+    }
+}
+
+/// Real chess games: the base chess engine with the tuned evaluation parameters overridden.
+pub struct ChessGames {
+    /// The base chess engine (level time caps dropped, as in the arena).
+    pub base: ChessConfig,
+    /// The tuned parameters' names in the chess evaluation table, in parameter order.
+    pub names: Vec<String>,
+    /// Opening per pair index.
+    pub openings: Openings,
+    /// Rules, limits, adjudication (`kind` chess).
+    pub settings: PlaySettings,
+    /// games.pgn, when the run writes one: each game's record appended as it ends.
+    pub pgn: Option<Mutex<PgnFile>>,
+}
+
+impl ChessGames {
+    fn config(&self, name: &str, values: &[i32]) -> ChessConfig {
+        let mut c = self.base.clone();
+        c.name = name.to_string();
+        for (n, &v) in self.names.iter().zip(values) {
+            // Names were checked against the table before the run started.
+            c.params.set(n, v);
+        }
+        c
+    }
+}
+
+impl PlayGame for ChessGames {
+    fn play(&self, job: &GameJob) -> Result<f64, SpsaError> {
+        let opening = self.openings.get(job.pair)?;
+        let plus = PlayerSpec::ChessEngine(Arc::new(self.config("theta+", &job.plus)));
+        let minus = PlayerSpec::ChessEngine(Arc::new(self.config("theta-", &job.minus)));
         play_pair_game(
             job,
             &opening,

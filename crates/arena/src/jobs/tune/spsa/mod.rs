@@ -35,15 +35,18 @@ pub mod gains;
 pub mod parameters;
 pub mod storage;
 
-pub use driver::{drive, EngineGames, GameJob, IterationRow, Openings, OptionGames, PlayGame};
+pub use driver::{
+    drive, ChessGames, EngineGames, GameJob, IterationRow, Openings, OptionGames, PlayGame,
+};
 pub use gains::{iteration_seed, stochastic_round, Gains, Perturbation, Spsa};
 pub use parameters::{
-    option_name, option_params_from_names, params_from_names, parse_param_file, ParamFileError,
-    ParamNamesError, SpsaParam, FIELDS, OPTION_PREFIX,
+    chess_params_from_names, not_chess_reason, option_name, option_params_from_names,
+    params_from_names, parse_param_file, parse_param_file_for, ParamFileError, ParamNamesError,
+    SpsaParam, FIELDS, OPTION_PREFIX,
 };
 pub use storage::{
-    choose_config, csv_header, csv_line, read_csv, resolve_base, tuned_external_toml, tuned_toml,
-    SpsaBase, SpsaConfig, SpsaManifest,
+    choose_config, csv_header, csv_line, read_csv, resolve_base, resolve_base_for,
+    tuned_chess_toml, tuned_external_toml, tuned_toml, SpsaBase, SpsaConfig, SpsaManifest,
 };
 
 use crate::play::config::{builtin_levels, parse_engine_config, ConfigError};
@@ -144,6 +147,21 @@ pub enum SpsaError {
     /// A parameter name the engine does not know.
     #[error("unknown parameter '{0}'")]
     UnknownParam(String),
+    /// A parameter that is not in the chess evaluation's table, in a chess run (the reason
+    /// names it and lists the chess names).
+    #[error("parameter {0}")]
+    NotChess(String),
+    /// `--base` names no chess engine, in a chess run.
+    #[error("--base {spec}: {reason}")]
+    ChessBase {
+        /// The spec given.
+        spec: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// tuned.toml of a chess base does not load (a bug, not bad input).
+    #[error("the tuned chess engine file does not load: {0}")]
+    TunedChess(String),
     /// A stop request ([`crate::interrupt`]) ended the run; the completed iterations are kept.
     #[error("the run was interrupted")]
     Interrupted(#[from] crate::interrupt::Interrupted),
@@ -330,7 +348,7 @@ pub fn run(
         Destination::Resume(dir) => (dir.clone(), true),
     };
     let spsa = config.spsa();
-    let (resolved, hash) = resolve_base(&config.base)?;
+    let (resolved, hash) = resolve_base_for(&config.base, config.game)?;
     if hash != config.base_hash {
         return Err(SpsaError::BaseChanged(config.base.clone()));
     }
@@ -342,10 +360,10 @@ pub fn run(
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let total_pairs = spsa.gains.iterations * spsa.pairs_per_iteration;
-    let openings = Openings::new(&config.openings, spsa.seed, total_pairs)?;
+    let openings = Openings::for_game(&config.openings, spsa.seed, total_pairs, config.game)?;
     let reuse_note = openings.reuse_note().map(str::to_owned);
     let settings = PlaySettings {
-        kind: crate::play::any::GameKind::Xiangqi,
+        kind: config.game,
         game: GameConfig {
             rules: config.rules,
             move_limit: config.move_limit,
@@ -396,12 +414,15 @@ pub fn run(
             path: mpath.clone(),
             source: Box::new(e),
         })?;
-        let ctx = crate::play::pgn::PgnContext::of_manifest(
-            &manifest,
-            "chuhan tune spsa",
-            settings.game,
-            notation,
-        );
+        let ctx = crate::play::pgn::PgnContext {
+            kind: config.game,
+            ..crate::play::pgn::PgnContext::of_manifest(
+                &manifest,
+                "chuhan tune spsa",
+                settings.game,
+                notation,
+            )
+        };
         pgn = Some(std::sync::Mutex::new(crate::play::pgn::PgnFile::open(
             &path, ctx,
         )?));
@@ -433,6 +454,13 @@ pub fn run(
             games.pgn = pgn;
             Box::new(games)
         }
+        SpsaBase::Chess(base) => Box::new(ChessGames {
+            base: base.clone(),
+            names: spsa.params.iter().map(|p| p.name.clone()).collect(),
+            openings,
+            settings,
+            pgn,
+        }),
     };
     let mut progress = ProgressReporter::new(audience);
     if let Some(text) = reuse_note {
@@ -490,8 +518,13 @@ pub fn run(
         other => format!("# limit {other}"),
     };
     let tuned_path = dir.join("tuned.toml");
+    let game_flag = if config.game.is_xiangqi() {
+        String::new()
+    } else {
+        format!(" --game {}", config.game)
+    };
     let sprt = format!(
-        "chuhan sprt --base {} --test {} --elo0 0 --elo1 5 {limit_flag}",
+        "chuhan sprt{game_flag} --base {} --test {} --elo0 0 --elo1 5 {limit_flag}",
         config.base,
         tuned_path.display()
     );
@@ -510,8 +543,14 @@ pub fn run(
         SpsaBase::External(engine, base_text) => {
             tuned_external_toml(engine, base_text, &spsa, &theta, &comment)?
         }
+        SpsaBase::Chess(base) => tuned_chess_toml(base, &spsa, &theta, &comment),
     };
     std::fs::write(&tuned_path, text).map_err(io_error("write", &tuned_path))?;
+    if let SpsaBase::Chess(_) = &resolved {
+        // The file must load as a chess engine file; a failure here is a bug, not bad input.
+        crate::play::player::builtin::resolve_chess_engine(&tuned_path.to_string_lossy())
+            .map_err(SpsaError::TunedChess)?;
+    }
 
     Ok(SpsaOutcome {
         spsa,

@@ -3,7 +3,9 @@
 //! engine (set with `setoption`), whose range the file gives.
 
 use super::DEFAULT_R_END;
+use crate::play::any::GameKind;
 use crate::play::player::uci::DeclaredOption;
+use chuhan_engine::chess::EvalParams;
 use chuhan_engine::{params, Params};
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +58,17 @@ pub const FIELDS: [&str; 6] = ["name", "start", "min", "max", "c_end", "r_end"];
 /// `min <= start <= max` within the table's range, `min` and `max` whole numbers,
 /// `c_end > 0`, `r_end > 0`, no name twice.
 pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, ParamFileError> {
+    parse_param_file_for(text, source, GameKind::Xiangqi)
+}
+
+/// [`parse_param_file`] for a run of `game`: chess names come from the chess evaluation's
+/// table ([`EvalParams::NAMES`], e.g. `knight_mg`), which has no ranges of its own, so `min`
+/// and `max` need only be whole numbers; a name of the other game's table is an error naming it.
+pub fn parse_param_file_for(
+    text: &str,
+    source: &str,
+    game: GameKind,
+) -> Result<Vec<SpsaParam>, ParamFileError> {
     let mut out: Vec<SpsaParam> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -83,6 +96,12 @@ pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, Para
         let index = match option_name(name) {
             Some("") => return Err(err("name", format!("'{name}' names no option"))),
             Some(_) => None,
+            None if game == GameKind::Chess => {
+                if !EvalParams::NAMES.contains(&name) {
+                    return Err(err("name", not_chess_reason(name)));
+                }
+                None
+            }
             None => Some(params::index_of(name).ok_or_else(|| {
                 err(
                     "name",
@@ -160,12 +179,64 @@ pub fn parse_param_file(text: &str, source: &str) -> Result<Vec<SpsaParam>, Para
     Ok(out)
 }
 
+/// Why `name` is not a chess parameter: a xiangqi table name is called one, and the chess
+/// names are listed.
+pub fn not_chess_reason(name: &str) -> String {
+    let what = if params::index_of(name).is_some() {
+        "is a xiangqi parameter, and this run plays chess"
+    } else {
+        "is not a chess parameter"
+    };
+    format!(
+        "'{name}' {what} (chess parameters: {})",
+        EvalParams::NAMES.join(", ")
+    )
+}
+
+/// Parameters of the chess evaluation from a `--params` list: each starts at the base's value;
+/// the chess table has no ranges, so theta may move by half the value either way (at least 20
+/// cp), `c_end` is a twentieth of that range (at least 1) and `r_end` is 0.002.
+pub fn chess_params_from_names(
+    list: &str,
+    base: &EvalParams,
+) -> Result<Vec<SpsaParam>, ParamNamesError> {
+    let mut out: Vec<SpsaParam> = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if option_name(name).is_some() {
+            return Err(ParamNamesError::OptionWithBuiltin(name.to_string()));
+        }
+        let Some(v) = base.get(name) else {
+            return Err(ParamNamesError::NotChess(not_chess_reason(name)));
+        };
+        if out.iter().any(|p| p.name == name) {
+            return Err(ParamNamesError::Twice(name.to_string()));
+        }
+        let half = (v.abs() / 2).max(20);
+        let (min, max) = (v - half, v + half);
+        out.push(SpsaParam {
+            name: name.to_string(),
+            start: v as f64,
+            min: min as f64,
+            max: max as f64,
+            c_end: ((max - min) as f64 / 20.0).max(1.0),
+            r_end: DEFAULT_R_END,
+        });
+    }
+    if out.is_empty() {
+        return Err(ParamNamesError::Empty);
+    }
+    Ok(out)
+}
+
 /// Why a `--params` list of names was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParamNamesError {
     /// Not in the parameter table.
     #[error("--params: unknown parameter '{0}' (see `chuhan params`)")]
     Unknown(String),
+    /// Not in the chess evaluation's table (the reason names it and lists the chess names).
+    #[error("--params: {0}")]
+    NotChess(String),
     /// Named twice.
     #[error("--params: '{0}' is listed twice")]
     Twice(String),

@@ -3,14 +3,20 @@
 
 use super::driver::IterationRow;
 use super::gains::{Gains, Spsa};
-use super::parameters::{option_name, option_params_from_names, params_from_names, SpsaParam};
+use super::parameters::{
+    chess_params_from_names, not_chess_reason, option_name, option_params_from_names,
+    params_from_names, SpsaParam,
+};
 use super::{io_error, SpsaError};
+use crate::play::any::GameKind;
 use crate::play::config::{builtin_levels, resolve_engine};
 use crate::play::limits::LimitSpec;
 use crate::play::openings::{fnv1a_hex, OpeningSource};
+use crate::play::player::builtin::resolve_chess_engine;
 use crate::play::player::uci::{load_external, parse_external, ExternalEngine};
 use crate::play::results::{as_text, default_out_dir, FolderLock, Manifest};
 use crate::play::setup::{lock_existing, lock_new, Destination};
+use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::{params, EngineConfig, RuleSet};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -49,6 +55,10 @@ pub struct SpsaConfig {
     pub gamma: f64,
     /// Per-move limit (nodes or depth).
     pub limit: LimitSpec,
+    /// The game played (`game = "chess"`; not written for xiangqi, so earlier manifests read
+    /// back unchanged).
+    #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
+    pub game: GameKind,
     /// Opening source.
     pub openings: OpeningSource,
     /// The tuned parameters.
@@ -88,6 +98,8 @@ pub enum SpsaBase {
     Engine(EngineConfig),
     /// An external UCI or UCCI engine, and the text of its file.
     External(ExternalEngine, String),
+    /// The in-process chess engine with this configuration (its evaluation table's names).
+    Chess(ChessConfig),
 }
 
 impl SpsaBase {
@@ -98,6 +110,7 @@ impl SpsaBase {
     pub fn params_from_names(&self, list: &str) -> Result<Vec<SpsaParam>, SpsaError> {
         match self {
             SpsaBase::Engine(c) => Ok(params_from_names(list, &c.params)?),
+            SpsaBase::Chess(c) => Ok(chess_params_from_names(list, &c.params)?),
             SpsaBase::External(engine, _) => {
                 let declared = engine.declared_options()?;
                 Ok(option_params_from_names(list, &declared, &engine.options)?)
@@ -115,6 +128,18 @@ impl SpsaBase {
                     return Err(SpsaError::OptionOnBuiltin {
                         name: p.name.clone(),
                     });
+                }
+            }
+            SpsaBase::Chess(_) => {
+                for p in params {
+                    if option_name(&p.name).is_some() {
+                        return Err(SpsaError::OptionOnBuiltin {
+                            name: p.name.clone(),
+                        });
+                    }
+                    if !EvalParams::NAMES.contains(&p.name.as_str()) {
+                        return Err(SpsaError::NotChess(not_chess_reason(&p.name)));
+                    }
                 }
             }
             SpsaBase::External(engine, _) => {
@@ -147,6 +172,15 @@ impl SpsaBase {
 /// The base engine of a spec (as `--player` takes it, overrides included, or an external engine
 /// file), and the hash of its engine file if it names one.
 pub fn resolve_base(spec: &str) -> Result<(SpsaBase, Option<String>), SpsaError> {
+    resolve_base_for(spec, GameKind::Xiangqi)
+}
+
+/// [`resolve_base`] for a run of `game`: for chess, an external engine file or a chess
+/// built-in (`default`, a chess level, a chess engine file, with `:key=value` overrides).
+pub fn resolve_base_for(
+    spec: &str,
+    game: GameKind,
+) -> Result<(SpsaBase, Option<String>), SpsaError> {
     let file = Path::new(spec.trim());
     let external = load_external(file).map_err(|source| SpsaError::BaseExternal {
         spec: spec.to_string(),
@@ -157,10 +191,23 @@ pub fn resolve_base(spec: &str) -> Result<(SpsaBase, Option<String>), SpsaError>
         let hash = fnv1a_hex(text.as_bytes());
         return Ok((SpsaBase::External(engine, text), Some(hash)));
     }
-    let config = resolve_engine(spec, &builtin_levels()).map_err(|source| SpsaError::Base {
-        spec: spec.to_string(),
-        source,
-    })?;
+    let base =
+        match game {
+            GameKind::Xiangqi => {
+                SpsaBase::Engine(resolve_engine(spec, &builtin_levels()).map_err(|source| {
+                    SpsaError::Base {
+                        spec: spec.to_string(),
+                        source,
+                    }
+                })?)
+            }
+            GameKind::Chess => SpsaBase::Chess(resolve_chess_engine(spec).map_err(|reason| {
+                SpsaError::ChessBase {
+                    spec: spec.to_string(),
+                    reason,
+                }
+            })?),
+        };
     // An engine file (possibly followed by `:key=value` overrides) is fingerprinted so that a
     // resumed run notices a changed file.
     let path = Path::new(spec.split_once(':').map_or(spec, |(file, _)| file.trim()));
@@ -171,7 +218,7 @@ pub fn resolve_base(spec: &str) -> Result<(SpsaBase, Option<String>), SpsaError>
     } else {
         None
     };
-    Ok((SpsaBase::Engine(config), hash))
+    Ok((base, hash))
 }
 
 /// Picks the configuration: from the command line (`from_args`), or from the manifest of the
@@ -369,6 +416,50 @@ pub fn tuned_toml(base: &EngineConfig, spsa: &Spsa, theta: &[f64], comment: &str
         if tuned || params.get(i) != def.default {
             let _ = writeln!(s, "\"{}\" = {}", def.name, params.get(i));
         }
+    }
+    s
+}
+
+/// Writes `tuned.toml` for a chess base: a chess engine file (`game = "chess"`) with the
+/// base's name-independent settings, its level when it is a built-in chess level, and every
+/// evaluation parameter under `[params]`, the tuned ones at the final theta, rounded.
+pub fn tuned_chess_toml(base: &ChessConfig, spsa: &Spsa, theta: &[f64], comment: &str) -> String {
+    let mut params = base.params.clone();
+    for (p, &t) in spsa.params.iter().zip(theta) {
+        params.set(&p.name, t.clamp(p.min, p.max).round() as i32);
+    }
+    let mut s = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(s, "# {line}");
+    }
+    let _ = writeln!(s, "game = \"chess\"");
+    let _ = writeln!(s, "name = \"spsa-tuned\"");
+    let _ = writeln!(s, "tt_mb = {}", base.tt_mb);
+    if let Some(level) = &base.level {
+        let builtin = chuhan_engine::chess::engine::levels()
+            .into_iter()
+            .find(|l| {
+                l.name == level.name
+                    && chuhan_engine::Level {
+                        time: None,
+                        ..l.clone()
+                    } == *level
+            });
+        match builtin {
+            Some(l) => {
+                let _ = writeln!(s, "level = \"{}\"", l.name);
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "# The base's level overrides are not kept here: give them as tuned.toml:key=value."
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "\n[params]");
+    for name in EvalParams::NAMES {
+        let _ = writeln!(s, "{name} = {}", params.get(name).expect("a table name"));
     }
     s
 }

@@ -1,5 +1,6 @@
 //! Labelled positions (`chuhan datagen` output) and the train/validation split by whole games.
 
+use crate::play::any::GameKind;
 use chuhan_engine::eval::linear_features;
 use chuhan_engine::Position;
 use rand::seq::SliceRandom;
@@ -64,6 +65,16 @@ pub fn read_data(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
     parse_data(&text, &file)
 }
 
+/// [`read_data`] for a file of `game`'s positions (chess: chess FENs, chess features).
+pub fn read_data_for(path: &Path, game: GameKind) -> Result<Vec<LabelledPosition>, DataError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| DataError::Io {
+        file: file.clone(),
+        error,
+    })?;
+    parse_data_for(&text, &file, game)
+}
+
 /// Parses labelled positions: one `FEN;result;ply;eval` a line, `result` from Red's view
 /// (`1`, `0.5` or `0`), `eval` ignored. Blank lines and `#` comments are skipped. Comments
 /// starting with `#game` separate games (`chuhan datagen` writes one after each game's
@@ -71,6 +82,18 @@ pub fn read_data(path: &Path) -> Result<Vec<LabelledPosition>, DataError> {
 /// own game. The first malformed line (in file order) is reported with `source` and its line
 /// number. Features are computed in parallel.
 pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, DataError> {
+    parse_data_for(text, source, GameKind::Xiangqi)
+}
+
+/// [`parse_data`] for `game`: chess lines hold a chess FEN (the result from White's view) and
+/// their features are [`chuhan_engine::chess::eval::linear_features`], indexed by
+/// [`chuhan_engine::chess::EvalParams::NAMES`]; a position of the other game is an error naming
+/// the file and line.
+pub fn parse_data_for(
+    text: &str,
+    source: &str,
+    game_kind: GameKind,
+) -> Result<Vec<LabelledPosition>, DataError> {
     let mut lines: Vec<(usize, &str, u32)> = Vec::new();
     let mut segment = 0u32;
     for (n, raw) in text.lines().enumerate() {
@@ -94,7 +117,7 @@ pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, Dat
     let parsed: Vec<Result<LabelledPosition, DataError>> = lines
         .par_iter()
         .map(|&(line, text, game)| {
-            parse_line(text, line, game).map_err(|message| DataError::Line {
+            parse_line(text, line, game, game_kind).map_err(|message| DataError::Line {
                 file: source.to_string(),
                 line,
                 message,
@@ -110,7 +133,12 @@ pub fn parse_data(text: &str, source: &str) -> Result<Vec<LabelledPosition>, Dat
     Ok(positions)
 }
 
-fn parse_line(text: &str, line: usize, game: u32) -> Result<LabelledPosition, String> {
+fn parse_line(
+    text: &str,
+    line: usize,
+    game: u32,
+    kind: GameKind,
+) -> Result<LabelledPosition, String> {
     let fields: Vec<&str> = text.split(';').map(str::trim).collect();
     if fields.len() != 4 {
         return Err(format!(
@@ -118,7 +146,34 @@ fn parse_line(text: &str, line: usize, game: u32) -> Result<LabelledPosition, St
             fields.len()
         ));
     }
-    let pos = Position::from_fen(fields[0]).map_err(|e| format!("bad FEN '{}': {e}", fields[0]))?;
+    let features = match kind {
+        GameKind::Xiangqi => {
+            let pos = Position::from_fen(fields[0]).map_err(|e| {
+                // Datagen writes chess data in the same line format: say so rather than only
+                // "8 rows".
+                let chess = chuhan_engine::chess::Position::from_fen(fields[0]).is_ok();
+                let hint = if chess {
+                    " (a chess position: give --game chess)"
+                } else {
+                    ""
+                };
+                format!("bad FEN '{}': {e}{hint}", fields[0])
+            })?;
+            linear_features(&pos)
+        }
+        GameKind::Chess => {
+            let pos = chuhan_engine::chess::Position::from_fen(fields[0]).map_err(|e| {
+                let xiangqi = Position::from_fen(fields[0]).is_ok();
+                let hint = if xiangqi {
+                    " (a xiangqi position, and this run tunes chess)"
+                } else {
+                    ""
+                };
+                format!("bad chess FEN '{}': {e}{hint}", fields[0])
+            })?;
+            chuhan_engine::chess::eval::linear_features(&pos)
+        }
+    };
     let result = match fields[1].parse::<f64>() {
         Ok(r) if r == 0.0 || r == 0.5 || r == 1.0 => r,
         _ => {
@@ -139,7 +194,7 @@ fn parse_line(text: &str, line: usize, game: u32) -> Result<LabelledPosition, St
         game,
         result,
         ply,
-        features: linear_features(&pos),
+        features,
     })
 }
 

@@ -20,8 +20,13 @@
 pub mod data;
 pub mod output;
 
-pub use data::{parse_data, read_data, split, DataError, LabelledPosition, Split};
-pub use output::{summary_text, tuned_config_toml, write_csv, write_outputs, TexelOutputError};
+pub use data::{
+    parse_data, parse_data_for, read_data, read_data_for, split, DataError, LabelledPosition, Split,
+};
+pub use output::{
+    chess_params, summary_text, tuned_config_toml, write_chess_outputs, write_csv, write_outputs,
+    TexelOutputError,
+};
 
 use crate::report::Progress;
 use chuhan_engine::{params, Params};
@@ -60,7 +65,20 @@ impl Dataset {
         tuned: &[usize],
         base: &Params,
     ) -> Dataset {
-        let mut column_of = vec![None; params::table().len()];
+        let values: Vec<f64> = (0..params::table().len())
+            .map(|i| f64::from(base.get(i)))
+            .collect();
+        Dataset::with_values(positions, tuned, &values)
+    }
+
+    /// [`Dataset::new`] for any linear evaluation: `values[i]` is the base value of feature
+    /// index `i` (the chess table's, for chess data).
+    pub fn with_values<'a>(
+        positions: impl IntoIterator<Item = &'a LabelledPosition>,
+        tuned: &[usize],
+        values: &[f64],
+    ) -> Dataset {
+        let mut column_of = vec![None; values.len()];
         for (c, &i) in tuned.iter().enumerate() {
             column_of[i] = Some(c as u32);
         }
@@ -79,7 +97,7 @@ impl Dataset {
                         d.columns.push(c);
                         d.values.push(x);
                     }
-                    None => fixed += f64::from(base.get(i)) * x,
+                    None => fixed += values[i] * x,
                 }
             }
             d.results.push(p.result);
@@ -335,6 +353,10 @@ pub struct TexelProblem {
     pub train: Dataset,
     /// Held-out positions (`None` when nothing is held out).
     pub validation: Option<Dataset>,
+    /// Start weight of each tuned parameter.
+    pub start: Vec<f64>,
+    /// The range `[min, max]` each tuned weight is clamped to.
+    pub bounds: Vec<(f64, f64)>,
 }
 
 impl TexelProblem {
@@ -353,20 +375,55 @@ impl TexelProblem {
                 &base,
             )
         });
+        let table = params::table();
+        let start = tuned.iter().map(|&i| f64::from(base.get(i))).collect();
+        let bounds = tuned
+            .iter()
+            .map(|&i| (f64::from(table[i].min), f64::from(table[i].max)))
+            .collect();
         TexelProblem {
             tuned,
             base,
             train,
             validation,
+            start,
+            bounds,
+        }
+    }
+
+    /// A problem over another linear evaluation (chess): `values[i]` is feature `i`'s base
+    /// value, `bounds[c]` the range of tuned weight `c`. `base` (the xiangqi table) is left at
+    /// its defaults and unused.
+    pub fn with_values(
+        positions: &[LabelledPosition],
+        split: &Split,
+        tuned: Vec<usize>,
+        values: &[f64],
+        bounds: Vec<(f64, f64)>,
+    ) -> TexelProblem {
+        let train =
+            Dataset::with_values(split.train.iter().map(|&i| &positions[i]), &tuned, values);
+        let validation = (!split.validation.is_empty()).then(|| {
+            Dataset::with_values(
+                split.validation.iter().map(|&i| &positions[i]),
+                &tuned,
+                values,
+            )
+        });
+        let start = tuned.iter().map(|&i| values[i]).collect();
+        TexelProblem {
+            tuned,
+            base: Params::default(),
+            train,
+            validation,
+            start,
+            bounds,
         }
     }
 
     /// The tuned parameters' base values, as the starting weights.
     pub fn start_weights(&self) -> Vec<f64> {
-        self.tuned
-            .iter()
-            .map(|&i| f64::from(self.base.get(i)))
-            .collect()
+        self.start.clone()
     }
 
     fn losses(&self, epoch: usize, train: f64, k: f64, weights: &[f64]) -> EpochLosses {
@@ -499,7 +556,6 @@ pub fn tune(
     settings: &TexelSettings,
     mut on_event: impl FnMut(TexelEvent),
 ) -> TexelOutcome {
-    let table = params::table();
     let start = problem.start_weights();
     let (k, k_fitted) = match settings.k {
         Some(k) => (k, false),
@@ -528,8 +584,8 @@ pub fn tune(
             break;
         }
         stepper.step(&mut weights, &grad);
-        for (w, &i) in weights.iter_mut().zip(&problem.tuned) {
-            *w = w.clamp(f64::from(table[i].min), f64::from(table[i].max));
+        for (w, &(min, max)) in weights.iter_mut().zip(&problem.bounds) {
+            *w = w.clamp(min, max);
         }
     }
     TexelOutcome {

@@ -4,6 +4,7 @@ use super::{EpochLosses, TexelOutcome, TexelProblem};
 use crate::play::config::ConfigError;
 use crate::report::html::HtmlError;
 use crate::report::plots::PlotError;
+use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::{params, EngineConfig, SearchOptions};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -244,6 +245,97 @@ pub fn write_outputs(
     let summary_path = dir.join("summary.txt");
     std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
         .map_err(write(&summary_path))?;
+    Ok(())
+}
+
+/// The chess evaluation parameters after a chess run: the base's with the tuned weights
+/// rounded in (tuned index `i` is [`EvalParams::NAMES`]`[i]`).
+pub fn chess_params(
+    base: &EvalParams,
+    problem: &TexelProblem,
+    outcome: &TexelOutcome,
+) -> EvalParams {
+    let mut p = base.clone();
+    for (&i, &w) in problem.tuned.iter().zip(&outcome.weights) {
+        p.set(EvalParams::NAMES[i], w.round() as i32);
+    }
+    p
+}
+
+/// Writes a chess run's `tuned.toml` (a chess engine file: `game = "chess"`, the base's
+/// `tt_mb`, every evaluation parameter under `[params]`), `texel.csv`, `texel.svg` and
+/// `summary.txt` into `dir`. The written file is read back as a chess engine file and checked.
+pub fn write_chess_outputs(
+    dir: &Path,
+    base: &ChessConfig,
+    problem: &TexelProblem,
+    outcome: &TexelOutcome,
+    header: &[String],
+) -> Result<(), TexelOutputError> {
+    let write = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TexelOutputError::Write { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(|source| TexelOutputError::Create {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let tuned = chess_params(&base.params, problem, outcome);
+    let mut toml = String::new();
+    for line in header {
+        let _ = writeln!(toml, "# {line}");
+    }
+    let _ = writeln!(
+        toml,
+        "game = \"chess\"\nname = \"texel\"\ntt_mb = {}",
+        base.tt_mb
+    );
+    let _ = writeln!(toml, "\n[params]");
+    for name in EvalParams::NAMES {
+        let _ = writeln!(toml, "{name} = {}", tuned.get(name).expect("a table name"));
+    }
+    let toml_path = dir.join("tuned.toml");
+    std::fs::write(&toml_path, &toml).map_err(write(&toml_path))?;
+    let reread = crate::play::player::builtin::resolve_chess_engine(&toml_path.to_string_lossy())
+        .map_err(|_| TexelOutputError::NotReproduced)?;
+    if reread.params != tuned {
+        return Err(TexelOutputError::NotReproduced);
+    }
+    write_csv(&dir.join("texel.csv"), &outcome.history)?;
+    crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
+    crate::report::html::write_report(dir)?;
+    let mut summary = String::new();
+    for line in header {
+        let _ = writeln!(summary, "{line}");
+    }
+    let last = outcome.history.last().unwrap_or(&outcome.initial);
+    let _ = writeln!(
+        summary,
+        "K {:.6} ({})\nloss: train {:.6} -> {:.6}",
+        outcome.k,
+        if outcome.k_fitted { "fitted" } else { "given" },
+        outcome.initial.train,
+        last.train
+    );
+    if let (Some(a), Some(b)) = (outcome.initial.validation, last.validation) {
+        let _ = writeln!(summary, "loss: validation {a:.6} -> {b:.6}");
+    }
+    let _ = writeln!(summary, "changes:");
+    for (&i, (&w, &s0)) in problem
+        .tuned
+        .iter()
+        .zip(outcome.weights.iter().zip(&outcome.start))
+    {
+        let (b, t) = (s0.round() as i32, w.round() as i32);
+        let _ = writeln!(
+            summary,
+            "  {:<20}  {b:>5} -> {t:>5}  ({:+}, {w:.2})",
+            EvalParams::NAMES[i],
+            t - b
+        );
+    }
+    let summary_path = dir.join("summary.txt");
+    std::fs::write(&summary_path, summary).map_err(write(&summary_path))?;
     Ok(())
 }
 
