@@ -119,21 +119,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// Data rows of games.csv sorted by game, without the seconds column; none twice.
 fn games(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-    let mut rows: Vec<(u64, String)> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f: Vec<&str> = l.split(',').collect();
-            f.remove(9);
-            (f[1].parse().unwrap(), f.join(","))
-        })
-        .collect();
-    rows.sort();
-    let n = rows.len();
-    rows.dedup_by_key(|r| r.0);
-    assert_eq!(rows.len(), n, "a game written twice");
-    rows.into_iter().map(|(_, r)| r).collect()
+    common::sorted_games(&dir.join("games.csv"))
 }
 
 const MATCH: [&str; 13] = [
