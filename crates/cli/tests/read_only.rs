@@ -250,7 +250,7 @@ fn a_new_run_in_a_read_only_folder_writes_nothing_and_says_so() {
     assert!(!new.exists());
 
     let data = parent.join("data.txt");
-    let (code, err) = user.run(&[
+    let datagen = [
         "datagen",
         "--games",
         "2",
@@ -259,23 +259,15 @@ fn a_new_run_in_a_read_only_folder_writes_nothing_and_says_so() {
         "--quiet",
         "--out",
         data.to_str().unwrap(),
-    ]);
+    ];
+    let (code, err) = user.run(&datagen);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(data.to_str().unwrap()), "{err}");
     assert!(std::fs::read_dir(&parent).unwrap().next().is_none());
 
     // Writable again: the same command runs.
     chmod(&parent, 0o755);
-    let (code, err) = user.run(&[
-        "datagen",
-        "--games",
-        "2",
-        "--nodes",
-        "100",
-        "--quiet",
-        "--out",
-        data.to_str().unwrap(),
-    ]);
+    let (code, err) = user.run(&datagen);
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read_to_string(&data).unwrap().contains("#game"));
     let _ = std::fs::remove_dir_all(&base);
