@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{run, spsa_params, strings, texel_data};
+use common::{run, spsa_run, strings, texel_run};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -355,20 +355,7 @@ fn datagen_survives_kills() {
 
 #[test]
 fn spsa_survives_kills() {
-    let params = spsa_params(&scratch("spsa-params"));
-    let mut args = strings(&["tune", "spsa", "--params-file"]);
-    args.push(params.display().to_string());
-    args.extend(strings(&[
-        "--iterations",
-        "6",
-        "--nodes",
-        "300",
-        "--seed",
-        "11",
-        "--quiet",
-        "--concurrency",
-        "2",
-    ]));
+    let args = spsa_run(&scratch("spsa-params"), "6", "300");
     kill_and_resume(Case {
         name: "spsa",
         args,
@@ -426,19 +413,11 @@ fn calibrate_survives_kills() {
 
 #[test]
 fn texel_survives_kills() {
-    let data = texel_data(&scratch("texel-data"), "10");
-    let mut args = strings(&["tune", "texel", "--data"]);
-    args.push(data.display().to_string());
-    args.extend(strings(&[
-        "--epochs",
-        "1500",
-        "--seed",
-        "3",
-        "--threads",
-        "2",
-        "--quiet",
-        "--force",
-    ]));
+    let args = texel_run(
+        &scratch("texel-data"),
+        "10",
+        &["--epochs", "1500", "--threads", "2", "--quiet", "--force"],
+    );
     kill_and_resume(Case {
         name: "texel",
         args,

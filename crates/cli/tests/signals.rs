@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{run, spsa_params, strings, texel_data};
+use common::{run, spsa_run, strings, texel_run};
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -573,20 +573,7 @@ fn datagen_stops_on_sigint_and_resumes() {
 
 #[test]
 fn spsa_stops_on_sigterm_and_resumes() {
-    let params = spsa_params(&scratch("spsa-params"));
-    let mut args = strings(&["tune", "spsa", "--params-file"]);
-    args.push(params.display().to_string());
-    args.extend(strings(&[
-        "--iterations",
-        "8",
-        "--nodes",
-        "800",
-        "--seed",
-        "11",
-        "--quiet",
-        "--concurrency",
-        "2",
-    ]));
+    let args = spsa_run(&scratch("spsa-params"), "8", "800");
     interrupt_and_continue(Case {
         name: "spsa",
         args,
@@ -604,19 +591,11 @@ fn spsa_stops_on_sigterm_and_resumes() {
 
 #[test]
 fn texel_stops_on_sigint_keeps_nothing_and_starts_again() {
-    let data = texel_data(&scratch("texel-data"), "12");
-    let mut args = strings(&["tune", "texel", "--data"]);
-    args.push(data.display().to_string());
-    args.extend(strings(&[
-        "--epochs",
-        "15000",
-        "--seed",
-        "3",
-        "--threads",
-        "1",
-        "--progress",
-        "json",
-    ]));
+    let args = texel_run(
+        &scratch("texel-data"),
+        "12",
+        &["--epochs", "15000", "--threads", "1", "--progress", "json"],
+    );
     interrupt_and_continue(Case {
         name: "texel",
         args,

@@ -71,20 +71,34 @@ pub fn sorted_games(path: &Path) -> Vec<String> {
     rows.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Writes the two-parameter SPSA file the interruption tests tune into `dir`; its path.
-pub fn spsa_params(dir: &Path) -> std::path::PathBuf {
+/// The `tune spsa` command line (without its `--out`) the interruption tests run: two
+/// parameters, written into `dir`, tuned for `iterations` at `nodes` per move.
+pub fn spsa_run(dir: &Path, iterations: &str, nodes: &str) -> Vec<String> {
     let params = dir.join("params.txt");
     std::fs::write(
         &params,
         "material.horse, 430, 300, 600, 40, 0.05\neval.tempo, 3, -20, 40, 6, 0.05\n",
     )
     .unwrap();
-    params
+    let mut args = strings(&["tune", "spsa", "--params-file"]);
+    args.push(params.display().to_string());
+    args.extend(strings(&[
+        "--iterations",
+        iterations,
+        "--nodes",
+        nodes,
+        "--seed",
+        "11",
+        "--quiet",
+        "--concurrency",
+        "2",
+    ]));
+    args
 }
 
-/// Generates `games` games of Texel data (300 nodes, at most 80 plies) into `dir`/data.txt;
-/// its path.
-pub fn texel_data(dir: &Path, games: &str) -> std::path::PathBuf {
+/// The `tune texel` command line (seed 3, then `rest`) the interruption tests run, over
+/// `games` games of data generated into `dir` first.
+pub fn texel_run(dir: &Path, games: &str, rest: &[&str]) -> Vec<String> {
     let data = dir.join("data.txt");
     let (code, err) = run(&strings(&[
         "datagen",
@@ -99,5 +113,9 @@ pub fn texel_data(dir: &Path, games: &str) -> std::path::PathBuf {
         &data.display().to_string(),
     ]));
     assert_eq!(code, 0, "{err}");
-    data
+    let mut args = strings(&["tune", "texel", "--data"]);
+    args.push(data.display().to_string());
+    args.extend(strings(&["--seed", "3"]));
+    args.extend(strings(rest));
+    args
 }
