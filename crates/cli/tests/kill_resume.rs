@@ -17,15 +17,14 @@
 
 mod common;
 
+use common::{run, spsa_run, strings, texel_run};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("kill-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("kill", name)
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -61,28 +60,13 @@ struct Case {
     outputs: fn(&Path) -> String,
 }
 
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
 /// games.csv sorted by game, without the seconds column, then the named files.
 fn games_and(files: &'static [&'static str]) -> impl Fn(&Path) -> String {
     move |dir: &Path| {
-        let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-        let mut rows: Vec<(u64, String)> = text
-            .lines()
-            .skip(1)
-            .map(|l| {
-                let mut f: Vec<&str> = l.split(',').collect();
-                f.remove(9);
-                (f[1].parse().unwrap(), f.join(","))
-            })
+        let mut out: String = common::sorted_games(&dir.join("games.csv"))
+            .into_iter()
+            .map(|r| r + "\n")
             .collect();
-        rows.sort();
-        let n = rows.len();
-        rows.dedup_by_key(|r| r.0);
-        assert_eq!(rows.len(), n, "a game written twice in {}", dir.display());
-        let mut out: String = rows.into_iter().map(|(_, r)| r + "\n").collect();
         for f in files {
             out.push_str(&format!("--- {f}\n"));
             out.push_str(&std::fs::read_to_string(dir.join(f)).unwrap());
@@ -116,18 +100,6 @@ fn manifest_of(target: &Path, is_file: bool, manifest: &str) -> PathBuf {
     } else {
         target.join(manifest)
     }
-}
-
-/// Runs `args` to the end: exit code and stderr.
-fn run(args: &[String]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn kill_and_resume(case: Case) {
@@ -383,26 +355,7 @@ fn datagen_survives_kills() {
 
 #[test]
 fn spsa_survives_kills() {
-    let dir = scratch("spsa-params");
-    let params = dir.join("params.txt");
-    std::fs::write(
-        &params,
-        "material.horse, 430, 300, 600, 40, 0.05\neval.tempo, 3, -20, 40, 6, 0.05\n",
-    )
-    .unwrap();
-    let mut args = strings(&["tune", "spsa", "--params-file"]);
-    args.push(params.display().to_string());
-    args.extend(strings(&[
-        "--iterations",
-        "6",
-        "--nodes",
-        "300",
-        "--seed",
-        "11",
-        "--quiet",
-        "--concurrency",
-        "2",
-    ]));
+    let args = spsa_run(&scratch("spsa-params"), "6", "300");
     kill_and_resume(Case {
         name: "spsa",
         args,
@@ -460,33 +413,11 @@ fn calibrate_survives_kills() {
 
 #[test]
 fn texel_survives_kills() {
-    let dir = scratch("texel-data");
-    let data = dir.join("data.txt");
-    let (code, err) = run(&strings(&[
-        "datagen",
-        "--games",
+    let args = texel_run(
+        &scratch("texel-data"),
         "10",
-        "--nodes",
-        "300",
-        "--max-plies",
-        "80",
-        "--quiet",
-        "--out",
-        &data.display().to_string(),
-    ]));
-    assert_eq!(code, 0, "{err}");
-    let mut args = strings(&["tune", "texel", "--data"]);
-    args.push(data.display().to_string());
-    args.extend(strings(&[
-        "--epochs",
-        "1500",
-        "--seed",
-        "3",
-        "--threads",
-        "2",
-        "--quiet",
-        "--force",
-    ]));
+        &["--epochs", "1500", "--threads", "2", "--quiet", "--force"],
+    );
     kill_and_resume(Case {
         name: "texel",
         args,

@@ -193,17 +193,20 @@ fn chess_perft_counts_divides_and_checks_suites() {
 fn chess960_perft_reads_chess960_fens_and_writes_castling_as_king_takes_rook() {
     // King on b1, rook on h1: a Chess960 castle that standard chess refuses to set up.
     const FEN: &str = "4k3/8/8/8/8/8/8/1K5R w K - 0 1";
-    let (code, out, _) = chuhan(&[
-        "perft",
-        "--game",
-        "chess",
-        "--chess960",
-        "--fen",
-        FEN,
-        "--depth",
-        "2",
-        "--divide",
-    ]);
+    let divide960 = |fen: &str, depth: &str| {
+        chuhan(&[
+            "perft",
+            "--game",
+            "chess",
+            "--chess960",
+            "--fen",
+            fen,
+            "--depth",
+            depth,
+            "--divide",
+        ])
+    };
+    let (code, out, _) = divide960(FEN, "2");
     assert_eq!(code, 0, "{out}");
     assert!(out.lines().any(|l| l.starts_with("b1h1: ")), "{out}");
     // Stockfish 15.1 with UCI_Chess960 counts 18 and 78.
@@ -213,17 +216,7 @@ fn chess960_perft_reads_chess960_fens_and_writes_castling_as_king_takes_rook() {
     assert!(err.contains("castling right 'K'"), "{err}");
     // Standard positions under --chess960: same counts, castling as the king takes the rook.
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    let (code, out, _) = chuhan(&[
-        "perft",
-        "--game",
-        "chess",
-        "--chess960",
-        "--fen",
-        KIWIPETE,
-        "--depth",
-        "3",
-        "--divide",
-    ]);
+    let (code, out, _) = divide960(KIWIPETE, "3");
     assert_eq!(code, 0);
     assert!(out.lines().any(|l| l == "e1h1: 2059"), "{out}");
     assert_eq!(out.lines().last(), Some("total: 97862"));

@@ -119,21 +119,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// Data rows of games.csv sorted by game, without the seconds column; none twice.
 fn games(dir: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-    let mut rows: Vec<(u64, String)> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f: Vec<&str> = l.split(',').collect();
-            f.remove(9);
-            (f[1].parse().unwrap(), f.join(","))
-        })
-        .collect();
-    rows.sort();
-    let n = rows.len();
-    rows.dedup_by_key(|r| r.0);
-    assert_eq!(rows.len(), n, "a game written twice");
-    rows.into_iter().map(|(_, r)| r).collect()
+    common::sorted_games(&dir.join("games.csv"))
 }
 
 const MATCH: [&str; 13] = [
@@ -264,7 +250,7 @@ fn a_new_run_in_a_read_only_folder_writes_nothing_and_says_so() {
     assert!(!new.exists());
 
     let data = parent.join("data.txt");
-    let (code, err) = user.run(&[
+    let datagen = [
         "datagen",
         "--games",
         "2",
@@ -273,23 +259,15 @@ fn a_new_run_in_a_read_only_folder_writes_nothing_and_says_so() {
         "--quiet",
         "--out",
         data.to_str().unwrap(),
-    ]);
+    ];
+    let (code, err) = user.run(&datagen);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains(data.to_str().unwrap()), "{err}");
     assert!(std::fs::read_dir(&parent).unwrap().next().is_none());
 
     // Writable again: the same command runs.
     chmod(&parent, 0o755);
-    let (code, err) = user.run(&[
-        "datagen",
-        "--games",
-        "2",
-        "--nodes",
-        "100",
-        "--quiet",
-        "--out",
-        data.to_str().unwrap(),
-    ]);
+    let (code, err) = user.run(&datagen);
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read_to_string(&data).unwrap().contains("#game"));
     let _ = std::fs::remove_dir_all(&base);

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::{run, spsa_run, strings, texel_run};
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,26 +16,7 @@ use std::time::{Duration, Instant};
 const PATIENCE: Duration = Duration::from_secs(120);
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("signals-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
-/// Runs the binary to the end: exit code and stderr.
-fn run(args: &[String]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::scratch("signals", name)
 }
 
 /// Data rows of every games.csv under `dir` (a calibration has one per stage).
@@ -80,22 +63,10 @@ fn interrupted_rows(dir: &Path) -> usize {
 /// games.csv (at `sub` below the folder) sorted by game, without the seconds column; no game
 /// may appear twice.
 fn games(dir: &Path, sub: &str) -> String {
-    let path = dir.join(sub).join("games.csv");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut rows: Vec<(u64, String)> = text
-        .lines()
-        .skip(1)
-        .map(|l| {
-            let mut f: Vec<&str> = l.split(',').collect();
-            f.remove(9);
-            (f[1].parse().unwrap(), f.join(","))
-        })
-        .collect();
-    rows.sort();
-    let n = rows.len();
-    rows.dedup_by_key(|r| r.0);
-    assert_eq!(rows.len(), n, "a game written twice in {}", path.display());
-    rows.into_iter().map(|(_, r)| r + "\n").collect()
+    common::sorted_games(&dir.join(sub).join("games.csv"))
+        .into_iter()
+        .map(|r| r + "\n")
+        .collect()
 }
 
 fn files(dir: &Path, names: &[&str]) -> String {
@@ -602,26 +573,7 @@ fn datagen_stops_on_sigint_and_resumes() {
 
 #[test]
 fn spsa_stops_on_sigterm_and_resumes() {
-    let dir = scratch("spsa-params");
-    let params = dir.join("params.txt");
-    std::fs::write(
-        &params,
-        "material.horse, 430, 300, 600, 40, 0.05\neval.tempo, 3, -20, 40, 6, 0.05\n",
-    )
-    .unwrap();
-    let mut args = strings(&["tune", "spsa", "--params-file"]);
-    args.push(params.display().to_string());
-    args.extend(strings(&[
-        "--iterations",
-        "8",
-        "--nodes",
-        "800",
-        "--seed",
-        "11",
-        "--quiet",
-        "--concurrency",
-        "2",
-    ]));
+    let args = spsa_run(&scratch("spsa-params"), "8", "800");
     interrupt_and_continue(Case {
         name: "spsa",
         args,
@@ -639,33 +591,11 @@ fn spsa_stops_on_sigterm_and_resumes() {
 
 #[test]
 fn texel_stops_on_sigint_keeps_nothing_and_starts_again() {
-    let dir = scratch("texel-data");
-    let data = dir.join("data.txt");
-    let (code, err) = run(&strings(&[
-        "datagen",
-        "--games",
+    let args = texel_run(
+        &scratch("texel-data"),
         "12",
-        "--nodes",
-        "300",
-        "--max-plies",
-        "80",
-        "--quiet",
-        "--out",
-        &data.display().to_string(),
-    ]));
-    assert_eq!(code, 0, "{err}");
-    let mut args = strings(&["tune", "texel", "--data"]);
-    args.push(data.display().to_string());
-    args.extend(strings(&[
-        "--epochs",
-        "15000",
-        "--seed",
-        "3",
-        "--threads",
-        "1",
-        "--progress",
-        "json",
-    ]));
+        &["--epochs", "15000", "--threads", "1", "--progress", "json"],
+    );
     interrupt_and_continue(Case {
         name: "texel",
         args,

@@ -31,6 +31,22 @@ pub struct Level {
 }
 
 impl Level {
+    /// A level named `name` with no caps, no straying and no random moves: the plain engine,
+    /// limited only by what the game gives it (the base that per-player settings fill in).
+    pub fn uncapped(name: impl Into<String>) -> Level {
+        Level {
+            name: name.into(),
+            depth: None,
+            nodes: None,
+            time: None,
+            margin: 0,
+            random_rate: 0.0,
+            opening_plies: 0,
+            opening_depth: None,
+            opening_margin: 0,
+        }
+    }
+
     /// The published Easy level: depth 2, 6,000 nodes, 500 ms, margin 100, 12% random moves.
     pub fn easy() -> Level {
         Level {

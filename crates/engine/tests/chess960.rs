@@ -3,6 +3,8 @@
 //! wrong, X-FEN and Shredder-FEN both ways, UCI and SAN, keys and make/unmake over random
 //! games from every kind of start position.
 
+mod common;
+
 use chuhan_engine::chess::{
     parse_suite_chess960, perft, Color, FromFenError, MoveKind, Position, PositionError, Setup,
     START_FEN,
@@ -84,18 +86,7 @@ fn every_suite_position() {
     let mut checked = 0;
     for e in s {
         let mut pos = pos960(&e.fen);
-        for &(d, n) in &e.expected {
-            if n <= TEST_NODE_LIMIT {
-                assert_eq!(
-                    perft(&mut pos, d),
-                    n,
-                    "line {} depth {d}: {}",
-                    e.line,
-                    e.fen
-                );
-                checked += 1;
-            }
-        }
+        checked += common::chess::check_counts(&mut pos, &e, TEST_NODE_LIMIT);
         assert_eq!(pos, pos960(&e.fen), "perft restores line {}", e.line);
     }
     assert!(checked >= 200, "only {checked} counts checked");

@@ -442,17 +442,9 @@ pub fn apply_overrides(
             "opening_margin",
         ];
         if level_keys.contains(&key) {
-            let level = config.level.get_or_insert_with(|| Level {
-                name: config.name.clone(),
-                depth: None,
-                nodes: None,
-                time: None,
-                margin: 0,
-                random_rate: 0.0,
-                opening_plies: 0,
-                opening_depth: None,
-                opening_margin: 0,
-            });
+            let level = config
+                .level
+                .get_or_insert_with(|| Level::uncapped(config.name.clone()));
             let positive = |v: i64| (v >= 1).then_some(v).ok_or_else(bad);
             let non_negative = |v: i64| (v >= 0).then_some(v).ok_or_else(bad);
             match key {

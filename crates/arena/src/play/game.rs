@@ -232,6 +232,10 @@ pub fn play_game(
         nodes,
         seconds: start.elapsed().as_secs_f64(),
     };
+    // A game stopped by an interrupt request is abandoned, not lost by either side.
+    let abandon = |game: &AnyGame, nodes, info: &mut Vec<MoveInfo>| {
+        finish(game, GameResult::Draw, Ending::Interrupted, nodes, info)
+    };
     loop {
         if let Some(v) = game.verdict() {
             return finish(
@@ -250,13 +254,7 @@ pub fn play_game(
             return finish(&game, GameResult::Draw, Ending::PlyCap, nodes, &mut info);
         }
         if crate::interrupt::requested() {
-            return finish(
-                &game,
-                GameResult::Draw,
-                Ending::Interrupted,
-                nodes,
-                &mut info,
-            );
+            return abandon(&game, nodes, &mut info);
         }
         let mover = if game.first_to_move() {
             Color::Red
@@ -291,15 +289,7 @@ pub fn play_game(
             Ok(c) => c,
             // An engine stopped by the same request (a terminal's Ctrl-C reaches its whole
             // process group) has not lost: the game is abandoned.
-            Err(_) if crate::interrupt::requested() => {
-                return finish(
-                    &game,
-                    GameResult::Draw,
-                    Ending::Interrupted,
-                    nodes,
-                    &mut info,
-                )
-            }
+            Err(_) if crate::interrupt::requested() => return abandon(&game, nodes, &mut info),
             Err(f) => return finish(&game, loss_for(mover), Ending::Failure(f), nodes, &mut info),
         };
         nodes += choice.nodes;

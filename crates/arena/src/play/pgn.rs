@@ -388,40 +388,49 @@ pub fn split_records(text: &str) -> Vec<&str> {
 /// Whether a stored record is the complete record of this row: it reads, has the row's
 /// `Round`, start, moves and result.
 fn record_matches(text: &str, row: &PlayedGame, kind: GameKind) -> bool {
-    if kind == GameKind::Chess {
-        return chess_record_matches(text, row);
-    }
-    let Ok(records) = read_pgn(text) else {
-        return false;
+    use chuhan_engine::chess;
+    // Each game's reader gives its own record type: what is compared is taken from it in the
+    // same words (the start as that game's rules write the FEN back).
+    let (round, result, moves, same_start) = match kind {
+        GameKind::Xiangqi => {
+            let Some(record) = only_record(read_pgn(text)) else {
+                return false;
+            };
+            let fen = |f: &str| Position::from_fen(f).map(|p| p.to_fen());
+            let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
+            let same_start = fen(&record.start_fen) == fen(&row.opening);
+            (
+                record.tag("Round").map(str::to_owned),
+                record.result,
+                moves,
+                same_start,
+            )
+        }
+        GameKind::Chess => {
+            let Some(record) = only_record(chess::read_pgn(text)) else {
+                return false;
+            };
+            let fen = |f: &str| chess::Position::from_fen(f).map(|p| p.to_fen());
+            let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
+            let same_start = fen(&record.start_fen) == fen(&row.opening);
+            (
+                record.tag("Round").map(str::to_owned),
+                record.result,
+                moves,
+                same_start,
+            )
+        }
     };
-    let [record] = records.as_slice() else {
-        return false;
-    };
-    let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
-    record.tag("Round") == Some(round_of(row).as_str())
-        && record.result == row.result.as_pgn()
+    round.as_deref() == Some(round_of(row).as_str())
+        && result == row.result.as_pgn()
         && moves.join(" ") == row.moves
-        && Position::from_fen(&record.start_fen).map(|p| p.to_fen())
-            == Position::from_fen(&row.opening).map(|p| p.to_fen())
+        && same_start
         && text.trim_end().ends_with(row.result.as_pgn())
 }
 
-/// [`record_matches`] for a chess record.
-fn chess_record_matches(text: &str, row: &PlayedGame) -> bool {
-    use chuhan_engine::chess;
-    let Ok(records) = chess::read_pgn(text) else {
-        return false;
-    };
-    let [record] = records.as_slice() else {
-        return false;
-    };
-    let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
-    record.tag("Round") == Some(round_of(row).as_str())
-        && record.result == row.result.as_pgn()
-        && moves.join(" ") == row.moves
-        && chess::Position::from_fen(&record.start_fen).map(|p| p.to_fen())
-            == chess::Position::from_fen(&row.opening).map(|p| p.to_fen())
-        && text.trim_end().ends_with(row.result.as_pgn())
+/// The one record of a text that reads and holds exactly one.
+fn only_record<R, E>(records: Result<Vec<R>, E>) -> Option<R> {
+    <[R; 1]>::try_from(records.ok()?).ok().map(|[r]| r)
 }
 
 /// Rewrites `path` to hold exactly one record per row of `rows` (games.csv's rows, in their

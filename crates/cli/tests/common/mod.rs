@@ -25,3 +25,97 @@ pub fn chuhan(args: &[&str]) -> (i32, String, String) {
     chuhan_in(None, args)
 }
 pub mod uci;
+
+/// A fresh, empty folder `<prefix>-<name>` under cargo's temporary directory for tests.
+pub fn scratch(prefix: &str, name: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Owned copies of `v`.
+pub fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// Runs the built `chuhan` binary to the end: exit code and stderr.
+pub fn run(args: &[String]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Data rows of the games.csv at `path`, sorted by game, without the seconds column (the only
+/// one that differs between runs); asserts that no game appears twice.
+pub fn sorted_games(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rows: Vec<(u64, String)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(9);
+            (f[1].parse().unwrap(), f.join(","))
+        })
+        .collect();
+    rows.sort();
+    let n = rows.len();
+    rows.dedup_by_key(|r| r.0);
+    assert_eq!(rows.len(), n, "a game written twice in {}", path.display());
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The `tune spsa` command line (without its `--out`) the interruption tests run: two
+/// parameters, written into `dir`, tuned for `iterations` at `nodes` per move.
+pub fn spsa_run(dir: &Path, iterations: &str, nodes: &str) -> Vec<String> {
+    let params = dir.join("params.txt");
+    std::fs::write(
+        &params,
+        "material.horse, 430, 300, 600, 40, 0.05\neval.tempo, 3, -20, 40, 6, 0.05\n",
+    )
+    .unwrap();
+    let mut args = strings(&["tune", "spsa", "--params-file"]);
+    args.push(params.display().to_string());
+    args.extend(strings(&[
+        "--iterations",
+        iterations,
+        "--nodes",
+        nodes,
+        "--seed",
+        "11",
+        "--quiet",
+        "--concurrency",
+        "2",
+    ]));
+    args
+}
+
+/// The `tune texel` command line (seed 3, then `rest`) the interruption tests run, over
+/// `games` games of data generated into `dir` first.
+pub fn texel_run(dir: &Path, games: &str, rest: &[&str]) -> Vec<String> {
+    let data = dir.join("data.txt");
+    let (code, err) = run(&strings(&[
+        "datagen",
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--max-plies",
+        "80",
+        "--quiet",
+        "--out",
+        &data.display().to_string(),
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let mut args = strings(&["tune", "texel", "--data"]);
+    args.push(data.display().to_string());
+    args.extend(strings(&["--seed", "3"]));
+    args.extend(strings(rest));
+    args
+}

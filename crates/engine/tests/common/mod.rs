@@ -260,3 +260,4 @@ pub fn advisors_elephants() -> Position {
         'w',
     )
 }
+pub mod chess;

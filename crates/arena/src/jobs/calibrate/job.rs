@@ -603,6 +603,26 @@ pub fn resume(dir: &Path) -> Result<CalibrateSettings> {
     toml::from_str(&text).map_err(|e| invalid!("{}: {e}", path.display()))
 }
 
+/// Reports and keeps the stop of `stage` when it was played adaptively (`precision`) and
+/// stopped.
+fn note_stop(
+    stage: &str,
+    precision: Option<&Precision>,
+    stop: Option<AdaptiveStop>,
+    outcome: &mut CalibrationOutcome,
+    on_event: &mut dyn FnMut(CalibrationEvent),
+) {
+    if let (Some(p), Some(stop)) = (precision, stop) {
+        let s = StageStop {
+            stage: stage.to_string(),
+            stop,
+            text: stop.describe(p),
+        };
+        on_event(CalibrationEvent::Stopped(&s));
+        outcome.stops.push(s);
+    }
+}
+
 /// Runs (or continues) the calibration in `dir`: plays the grid, fits the curve, writes
 /// levels.toml, calibration.csv and calibration.svg, then plays and checks the validation
 /// stage (validation.csv) when there are two levels or more. Each stage folder gets its
@@ -636,15 +656,13 @@ pub fn run(
         audience,
     )?;
     on_event(CalibrationEvent::Grid(&fit));
-    if let (Some(p), Some(stop)) = (&grid_precision, stop) {
-        let s = StageStop {
-            stage: "grid".to_string(),
-            stop,
-            text: stop.describe(p),
-        };
-        on_event(CalibrationEvent::Stopped(&s));
-        outcome.stops.push(s);
-    }
+    note_stop(
+        "grid",
+        grid_precision.as_ref(),
+        stop,
+        &mut outcome,
+        on_event,
+    );
 
     // 2. Fit the curve and place the levels.
     let (placed, specs) = place_levels(settings, dir, &fit)?;
@@ -694,15 +712,13 @@ pub fn run(
         analysis: &check,
         gaps: &gaps,
     });
-    if let (Some(p), Some(stop)) = (&validate_precision, stop) {
-        let s = StageStop {
-            stage: "validate".to_string(),
-            stop,
-            text: stop.describe(p),
-        };
-        on_event(CalibrationEvent::Stopped(&s));
-        outcome.stops.push(s);
-    }
+    note_stop(
+        "validate",
+        validate_precision.as_ref(),
+        stop,
+        &mut outcome,
+        on_event,
+    );
     outcome.gaps = gaps;
     Ok(outcome)
 }

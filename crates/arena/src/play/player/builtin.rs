@@ -224,17 +224,9 @@ pub fn resolve_chess_engine(spec: &str) -> Result<ChessConfig, String> {
             config.tt_mb = value.parse().ok().filter(|&n| n >= 1).ok_or_else(bad)?;
             continue;
         }
-        let level = config.level.get_or_insert_with(|| chuhan_engine::Level {
-            name: config.name.clone(),
-            depth: None,
-            nodes: None,
-            time: None,
-            margin: 0,
-            random_rate: 0.0,
-            opening_plies: 0,
-            opening_depth: None,
-            opening_margin: 0,
-        });
+        let level = config
+            .level
+            .get_or_insert_with(|| chuhan_engine::Level::uncapped(config.name.clone()));
         match key {
             "depth" => level.depth = Some(value.parse().ok().filter(|&n| n >= 1).ok_or_else(bad)?),
             "nodes" => level.nodes = Some(value.parse().ok().filter(|&n| n >= 1).ok_or_else(bad)?),
