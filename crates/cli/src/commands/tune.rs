@@ -103,46 +103,29 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
         started.elapsed().as_secs_f64()
     );
 
-    let settings = TexelSettings {
-        epochs: args.epochs,
-        learning_rate: lr,
-        optimizer: args.optimizer,
-        k: args.k,
-    };
-    let mut reporter = ProgressReporter::new(args.progress.audience());
-    let outcome = pool.install(|| {
-        texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
-    });
+    let (settings, outcome) = tune_problem(args, &problem, lr, &pool);
 
     // Stopped early: the weights are not the run's result, so nothing is written.
     chuhan_arena::interrupt::check()?;
-    let (commit, dirty) = chuhan_arena::play::results::git_state();
-    let header = vec![
+    let mut header = header_start(args, None, games, split.train.len(), split.validation.len());
+    header.extend([
         format!(
-            "chuhan {} (git {commit}, dirty {dirty})",
-            env!("CARGO_PKG_VERSION")
+            "params: {} ({} tuned)",
+            args.params.join(","),
+            problem.tuned.len()
         ),
-        format!("data: {}", args.data.display()),
-        format!(
-            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
-            split.train.len() + split.validation.len(),
-            split.train.len(),
-            split.validation.len(),
-            args.seed,
-            args.validation
-        ),
-        format!("params: {} ({} tuned)", args.params.join(","), problem.tuned.len()),
         format!(
             "base: {}",
-            args.base
-                .as_ref()
-                .map_or_else(|| "engine defaults".to_string(), |p| p.display().to_string())
+            args.base.as_ref().map_or_else(
+                || "engine defaults".to_string(),
+                |p| p.display().to_string()
+            )
         ),
         format!(
             "optimizer: {}, lr {lr}, {} epochs",
             settings.optimizer, settings.epochs
         ),
-    ];
+    ]);
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
     out!("{}", texel::summary_text(&header, &problem, &outcome, 20));
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
@@ -220,6 +203,36 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
         .len();
     drop(positions);
     chuhan_arena::interrupt::check()?;
+    let (settings, outcome) = tune_problem(args, &problem, lr, &pool);
+    chuhan_arena::interrupt::check()?;
+    let mut header = header_start(
+        args,
+        Some("game: chess"),
+        games,
+        split.train.len(),
+        split.validation.len(),
+    );
+    header.extend([
+        format!("params: {} tuned", problem.tuned.len()),
+        format!(
+            "optimizer: {}, lr {lr}, {} epochs",
+            settings.optimizer, settings.epochs
+        ),
+    ]);
+    texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
+    out!("{}", std::fs::read_to_string(out.join("summary.txt"))?);
+    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
+    outln!("written: {}", out.display());
+    Ok(EXIT_OK)
+}
+
+/// Tunes `problem` with the run's settings on `pool`, the progress going to the run's reporter.
+fn tune_problem(
+    args: &TexelArgs,
+    problem: &TexelProblem,
+    lr: f64,
+    pool: &rayon::ThreadPool,
+) -> (TexelSettings, texel::TexelOutcome) {
     let settings = TexelSettings {
         epochs: args.epochs,
         learning_rate: lr,
@@ -227,35 +240,32 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
         k: args.k,
     };
     let mut reporter = ProgressReporter::new(args.progress.audience());
-    let outcome = pool.install(|| {
-        texel::tune_with_progress(&problem, &settings, &mut |event| reporter.on(event))
-    });
-    chuhan_arena::interrupt::check()?;
+    let outcome = pool
+        .install(|| texel::tune_with_progress(problem, &settings, &mut |event| reporter.on(event)));
+    (settings, outcome)
+}
+
+/// The first lines of summary.txt for both games: version and git state, the game when it is
+/// not xiangqi, the data file and the positions' split.
+fn header_start(
+    args: &TexelArgs,
+    game: Option<&str>,
+    games: usize,
+    train: usize,
+    validation: usize,
+) -> Vec<String> {
     let (commit, dirty) = chuhan_arena::play::results::git_state();
-    let header = vec![
-        format!(
-            "chuhan {} (git {commit}, dirty {dirty})",
-            env!("CARGO_PKG_VERSION")
-        ),
-        "game: chess".to_string(),
-        format!("data: {}", args.data.display()),
-        format!(
-            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
-            split.train.len() + split.validation.len(),
-            split.train.len(),
-            split.validation.len(),
-            args.seed,
-            args.validation
-        ),
-        format!("params: {} tuned", problem.tuned.len()),
-        format!(
-            "optimizer: {}, lr {lr}, {} epochs",
-            settings.optimizer, settings.epochs
-        ),
-    ];
-    texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
-    out!("{}", std::fs::read_to_string(out.join("summary.txt"))?);
-    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
-    outln!("written: {}", out.display());
-    Ok(EXIT_OK)
+    let mut lines = vec![format!(
+        "chuhan {} (git {commit}, dirty {dirty})",
+        env!("CARGO_PKG_VERSION")
+    )];
+    lines.extend(game.map(str::to_string));
+    lines.push(format!("data: {}", args.data.display()));
+    lines.push(format!(
+        "positions: {} from {games} games ({train} train, {validation} validation; seed {}, validation fraction {})",
+        train + validation,
+        args.seed,
+        args.validation
+    ));
+    lines
 }
