@@ -513,42 +513,21 @@ fn chess_report_draws_every_position_of_a_game_offline() {
     assert!(size < 5_000_000, "{size} bytes");
 }
 
-/// `chuhan play` killed on drop; its port from the first line of its output.
-fn start_play(save: &Path) -> (Proc, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args([
-            "play",
-            "--no-open",
-            "--player",
-            "random",
-            "--port",
-            "0",
-            "--save",
-        ])
-        .arg(save)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let proc = Proc(child);
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    (proc, port)
-}
-
 #[test]
 fn play_by_clicks_with_the_judge() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-play");
     let _ = std::fs::remove_dir_all(&save);
-    let (_play, port) = start_play(&save);
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
     let browser = Browser::start("play");
     // A lone chariot's perpetual check after f5e5; Black's replies are forced.
     let fen = "4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 1 1";
@@ -633,30 +612,6 @@ fn play_by_clicks_with_the_judge() {
     browser.screenshot("play-mate.png");
 }
 
-/// `chuhan serve` killed on drop; its port from the first line of its output.
-fn start_serve(root: &Path) -> (Proc, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .arg("serve")
-        .arg(root)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let proc = Proc(child);
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    (proc, port)
-}
-
 #[test]
 fn served_live_report_reloads_when_rewritten() {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-live");
@@ -686,7 +641,8 @@ fn served_live_report_reloads_when_rewritten() {
     let live = page.replace("\"live\":false", "\"live\":true");
     assert_ne!(live, page);
     std::fs::write(run.join("report.html"), &live).unwrap();
-    let (_serve, port) = start_serve(&root);
+    let serve = common::start_served(&["serve", root.to_str().unwrap(), "--port", "0"]);
+    let port = serve.port;
     let browser = Browser::start("live");
     browser.open(&format!("http://127.0.0.1:{port}/runs/run/"));
     browser.wait("return document.readyState === 'complete';", "the page");
@@ -707,25 +663,19 @@ fn served_live_report_reloads_when_rewritten() {
 fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess-play");
     let _ = std::fs::remove_dir_all(&save);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(["play", "--no-open", "--game", "chess", "--player", "random"])
-        .args(["--port", "0", "--save"])
-        .arg(&save)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _play = Proc(child);
-    let port: u16 = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--game",
+        "chess",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
     let browser = Browser::start("chess-play");
     browser.open(&format!("http://127.0.0.1:{port}/play"));
     browser.wait("return document.readyState === 'complete';", "the page");

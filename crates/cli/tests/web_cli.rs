@@ -4,46 +4,10 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-
-/// A `chuhan serve`/`play` process, killed (by its PID) when dropped, even after a failure.
-struct Served {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(args: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("chuhan starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|p| p.parse().ok());
-    let Some(port) = port else {
-        let _ = child.kill();
-        panic!("no address in {line:?}");
-    };
-    Served { child, port }
-}
+use std::process::Command;
 
 /// Sends a raw request (the path exactly as given) and returns (status, body).
 fn request(port: u16, method: &str, path: &str, body: &str) -> (u16, String) {
@@ -93,7 +57,7 @@ fn serve_lists_runs_and_never_leaves_the_folder() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    let served = start(&["serve", root.to_str().unwrap(), "--port", "0"]);
+    let served = common::start_served(&["serve", root.to_str().unwrap(), "--port", "0"]);
 
     let (status, index) = request(served.port, "GET", "/", "");
     assert_eq!(status, 200);
@@ -169,7 +133,7 @@ fn serve_lists_runs_and_never_leaves_the_folder() {
 #[test]
 fn play_refuses_a_forbidden_repetition_and_saves_pgn() {
     let save = temp("web-play");
-    let served = start(&[
+    let served = common::start_served(&[
         "play",
         "--no-open",
         "--player",

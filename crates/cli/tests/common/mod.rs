@@ -119,3 +119,46 @@ pub fn texel_run(dir: &Path, games: &str, rest: &[&str]) -> Vec<String> {
     args.extend(strings(rest));
     args
 }
+
+/// A `chuhan` process serving on 127.0.0.1 (`serve`, `play`), killed on drop.
+pub struct Served {
+    /// The process.
+    pub child: std::process::Child,
+    /// The port it printed on its first line of output.
+    pub port: u16,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `chuhan ARGS` and reads the port from the first line it prints
+/// (`... http://127.0.0.1:PORT/...`).
+pub fn start_served(args: &[&str]) -> Served {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chuhan starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok());
+    let Some(port) = port else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("no address in {line:?}");
+    };
+    Served { child, port }
+}
