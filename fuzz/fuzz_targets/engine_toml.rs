@@ -48,7 +48,8 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         for (knob, value) in knobs {
-            let rewritten = engine_file_with(text, &engine, &knob, &value);
+            let rewritten = engine_file_with(text, &engine, &knob, &value)
+                .unwrap_or_else(|e| panic!("{knob:?} = {value}: an accepted file: {e}"));
             let read = parse_external(&rewritten, SOURCE, base, "engine").unwrap_or_else(|e| {
                 panic!("{knob:?} = {value}: the rewritten file does not read: {e:#}\n{rewritten}")
             });

@@ -57,7 +57,7 @@ fn knob_rewrites_keep_a_chuhan_command() {
         let text = format!("[uci]\ncommand = \"{command}\"\nargs = [\"uci\"]\n");
         let base = Path::new("/engines");
         let engine = parse_external(&text, "e.toml", base, "e").unwrap();
-        let rewritten = engine_file_with(&text, &engine, &ExternalKnob::GoNodes, "1234");
+        let rewritten = engine_file_with(&text, &engine, &ExternalKnob::GoNodes, "1234").unwrap();
         assert!(
             rewritten.contains(&format!("command = \"{command}\"")),
             "{rewritten}"
@@ -67,4 +67,54 @@ fn knob_rewrites_keep_a_chuhan_command() {
         ExternalKnob::GoNodes.set(&mut want, "1234").unwrap();
         assert_eq!(read, want);
     }
+}
+
+/// `engine_file_with` and the option-order reader went through the file line by line: a quoted
+/// `[uci.options]` key holding `=` (`"Skiln Leve =" = 20`) was read as another key, so the
+/// options of the rewritten file came back in another order than the engine's (the fuzz
+/// target `engine_toml` compares them). Both now read the file as a TOML document.
+#[test]
+fn knob_rewrites_keep_odd_option_keys_and_their_order() {
+    use chuhan_arena::play::player::external_knobs::{engine_file_with, ExternalKnob};
+    use chuhan_arena::play::player::uci::parse_external;
+    use std::path::Path;
+    let found = include_str!("data/engine_toml-crash-1.toml");
+    let inline = "[uci]\ncommand = \"e\"\noptions = { \"b = c\" = 1, a = \"x\" }\n";
+    let dotted = "[uci]\ncommand = \"e\"\noptions.\"z\\\"q\" = 2\noptions.y = true\n";
+    let base = Path::new("/fuzz/engines");
+    for text in [found, inline, dotted] {
+        let engine = parse_external(text, "e.toml", base, "e").unwrap();
+        let file_order: Vec<&str> = engine.options.iter().map(|(n, _)| n.as_str()).collect();
+        if text == found {
+            assert_eq!(file_order[5], "Skiln Leve =", "{file_order:?}");
+        }
+        let knobs = [
+            (ExternalKnob::UciOption("Skill Level".into()), "3"),
+            (ExternalKnob::UciOption("Book File".into()), "a \"b\" c"),
+            (ExternalKnob::UciOption("Ratio".into()), "1.50"),
+            (ExternalKnob::UciOption(engine.options[0].0.clone()), "42"),
+            (ExternalKnob::GoNodes, "1234"),
+        ];
+        for (knob, value) in knobs {
+            let rewritten = engine_file_with(text, &engine, &knob, value).unwrap();
+            let read = parse_external(&rewritten, "e.toml", base, "e").unwrap();
+            let mut want = engine.clone();
+            knob.set(&mut want, value).unwrap();
+            assert_eq!(read, want, "{knob:?} = {value}\n{rewritten}");
+        }
+    }
+    // Comments and the layout of the rest of the file are kept.
+    let rewritten = engine_file_with(
+        found,
+        &parse_external(found, "e.toml", base, "e").unwrap(),
+        &ExternalKnob::UciOption("Threads".into()),
+        "2",
+    )
+    .unwrap();
+    assert!(
+        rewritten.contains("# a comment qbout the options"),
+        "{rewritten}"
+    );
+    assert!(rewritten.contains("Threads = 2\n"), "{rewritten}");
+    assert!(rewritten.contains("\"Skiln Leve =\" = 20"), "{rewritten}");
 }

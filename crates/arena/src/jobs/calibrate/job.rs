@@ -271,9 +271,10 @@ impl CalibrateSettings {
                 .ok_or_else(|| invalid!("--base: '{item}' is not key=value"))?;
             let other = ExternalKnob::parse(k)
                 .ok_or_else(|| invalid!("--base: '{}' is not an external engine knob", k.trim()))?;
-            text = engine_file_with(&text, &resolved, &other, v.trim());
+            text = engine_file_with(&text, &resolved, &other, v.trim())
+                .map_err(super::error::other)?;
         }
-        text = engine_file_with(&text, &resolved, knob, &self.knob.format(value));
+        text = engine_file_with(&text, &resolved, knob, &self.knob.format(value)).map_err(other)?;
         Ok(format!(
             "# Calibrated by `chuhan calibrate` on {}: {} = {} (base {}, grid {:?}, targets {:?}).\n\
              # Recalibrate whenever the engine changes.\n{text}",

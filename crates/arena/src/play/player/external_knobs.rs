@@ -23,6 +23,10 @@ pub enum KnobError {
     /// A `go-depth` beyond what a depth can hold.
     #[error("go-depth = {0} is too deep")]
     TooDeep(u64),
+    /// An engine file that cannot be rewritten with a knob set (not TOML, no `[uci]` table,
+    /// or a value TOML cannot hold).
+    #[error("cannot write the engine file with the knob set: {0}")]
+    Rewrite(String),
     /// `option:<name>=` with nothing after the `=`.
     #[error("option:{0} needs a value")]
     NoValue(String),
@@ -187,117 +191,106 @@ pub fn apply_external_overrides(
 /// with `knob` set to `value`: the same file, the `[uci]` key or the `[uci.options]` entry
 /// replaced or added, and a `command` or `working_dir` relative to the original file's folder
 /// made absolute (`resolved_command`, `resolved_dir`), so the new file works from any folder.
+///
+/// The file is edited as a TOML document (comments, order and layout kept), not line by line:
+/// a line-based rewrite misread quoted keys holding `=` or `"`, inline and dotted tables (fuzz
+/// finding 6). The written value reads back as exactly `value`: a whole number or `true`/`false`
+/// as such, anything else as a string (UCI sends every value as text, and `1.50` written as
+/// a TOML float would read back as `1.5`).
 pub fn engine_file_with(
     engine_text: &str,
     resolved: &ExternalEngine,
     knob: &ExternalKnob,
     value: &str,
-) -> String {
-    let (section, key, line) = match knob {
-        ExternalKnob::GoNodes => ("uci", "go_nodes".to_string(), format!("go_nodes = {value}")),
-        ExternalKnob::GoDepth => ("uci", "go_depth".to_string(), format!("go_depth = {value}")),
-        ExternalKnob::Movetime => (
-            "uci",
-            "movetime_ms".to_string(),
-            format!("movetime_ms = {value}"),
-        ),
-        ExternalKnob::UciOption(name) => {
-            let v = if value.parse::<f64>().is_ok() || value == "true" || value == "false" {
-                value.to_string()
-            } else {
-                toml_string(value)
-            };
-            (
-                "uci.options",
-                name.clone(),
-                format!("{} = {v}", toml_string(name)),
-            )
+) -> Result<String, KnobError> {
+    use toml_edit::{DocumentMut, InlineTable, Item, Table, Value};
+    let rewrite = |why: String| KnobError::Rewrite(why);
+    let mut doc: DocumentMut = engine_text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| rewrite(e.to_string()))?;
+    let uci = doc
+        .get_mut("uci")
+        .filter(|u| u.is_table_like())
+        .ok_or_else(|| rewrite("the file has no [uci] table".into()))?;
+    // Replaces a value in place, keeping the comments and spacing around it.
+    fn put(item: &mut Item, new: Value) {
+        match item.as_value_mut() {
+            Some(old) => {
+                let decor = old.decor().clone();
+                *old = new;
+                *old.decor_mut() = decor;
+            }
+            None => *item = Item::Value(new),
         }
+    }
+    // A key of a table-like item (a `[table]` or an inline `{ }` table), set or added.
+    fn set(table: &mut Item, key: &str, new: Value) {
+        if let Some(item) = table.get_mut(key) {
+            put(item, new);
+        } else if let Some(t) = table.as_table_like_mut() {
+            t.insert(key, Item::Value(new));
+        }
+    }
+    {
+        let u = uci.as_table_like_mut().expect("checked: table-like");
+        // A command with a folder in it was relative to the original file's folder; one with
+        // `{chuhan}` is kept as written: it names the running executable from any folder (made
+        // absolute, `x{chuhan}` became a path under the current folder, a different command:
+        // fuzz finding 5).
+        if let Some(item) = u.get_mut("command") {
+            let placeholder = item
+                .as_str()
+                .is_some_and(|c| c.contains(super::uci::CHUHAN_PLACEHOLDER));
+            if resolved.command.components().count() > 1 && !placeholder {
+                let abs = std::path::absolute(&resolved.command)
+                    .unwrap_or_else(|_| resolved.command.clone());
+                put(item, Value::from(abs.to_string_lossy().as_ref()));
+            }
+        }
+        if let (Some(item), Some(d)) = (u.get_mut("working_dir"), &resolved.working_dir) {
+            let abs = std::path::absolute(d).unwrap_or_else(|_| d.clone());
+            put(item, Value::from(abs.to_string_lossy().as_ref()));
+        }
+    }
+    let whole = |key: &str| -> Result<Value, KnobError> {
+        value
+            .trim()
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| rewrite(format!("{key} = {value}: not a whole number TOML can hold")))
     };
-    let mut out: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut done = false;
-    // Where a missing line goes: after the section's last key (or its header), in `out`.
-    let mut insert_at: Option<usize> = None;
-    for raw in engine_text.lines() {
-        let l = raw.trim();
-        if l.starts_with('[') {
-            current = l
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .trim()
-                .to_string();
-            if current == section {
-                insert_at = Some(out.len() + 1);
-            }
-        }
-        let line_key = l
-            .split_once('=')
-            .filter(|_| !l.starts_with('#') && !l.starts_with('['))
-            .map(|(k, _)| k.trim().trim_matches('"').to_string());
-        if current == section && line_key.as_deref() == Some(key.as_str()) {
-            out.push(line.clone());
-            done = true;
-            continue;
-        }
-        let mut replaced = None;
-        if current == "uci" {
-            let quoted = |p: &std::path::Path| toml_string(&p.to_string_lossy());
-            match line_key.as_deref() {
-                // A command with a folder in it was relative to the original file's folder;
-                // one with `{chuhan}` is kept as written: it names the running executable from
-                // any folder (made absolute, `x{chuhan}` became a path under the current
-                // folder, a different command: fuzz finding 5).
-                Some("command")
-                    if resolved.command.components().count() > 1
-                        && !l.contains(super::uci::CHUHAN_PLACEHOLDER) =>
-                {
-                    let abs = std::path::absolute(&resolved.command)
-                        .unwrap_or_else(|_| resolved.command.clone());
-                    replaced = Some(format!("command = {}", quoted(&abs)));
-                }
-                Some("working_dir") => {
-                    if let Some(d) = &resolved.working_dir {
-                        let abs = std::path::absolute(d).unwrap_or_else(|_| d.clone());
-                        replaced = Some(format!("working_dir = {}", quoted(&abs)));
+    match knob {
+        ExternalKnob::GoNodes => set(uci, "go_nodes", whole("go_nodes")?),
+        ExternalKnob::GoDepth => set(uci, "go_depth", whole("go_depth")?),
+        ExternalKnob::Movetime => set(uci, "movetime_ms", whole("movetime_ms")?),
+        ExternalKnob::UciOption(name) => {
+            let new = match value {
+                "true" => Value::from(true),
+                "false" => Value::from(false),
+                v => match v.parse::<i64>() {
+                    Ok(i) if i.to_string() == v => Value::from(i),
+                    _ => Value::from(v),
+                },
+            };
+            if uci.get("options").is_none() {
+                match uci {
+                    Item::Table(t) => {
+                        t.insert("options", Item::Table(Table::new()));
                     }
+                    Item::Value(Value::InlineTable(t)) => {
+                        t.insert("options", Value::InlineTable(InlineTable::new()));
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        out.push(replaced.unwrap_or_else(|| raw.to_string()));
-        if current == section && line_key.is_some() {
-            insert_at = Some(out.len());
-        }
-    }
-    if !done {
-        match insert_at {
-            Some(i) => out.insert(i, line),
-            None => {
-                out.push(String::new());
-                out.push(format!("[{section}]"));
-                out.push(line);
-            }
+            let options = uci
+                .get_mut("options")
+                .filter(|o| o.is_table_like())
+                .ok_or_else(|| rewrite("[uci] options is not a table".into()))?;
+            set(options, name, new);
         }
     }
-    let mut text = out.join("\n");
-    text.push('\n');
-    text
-}
-
-/// A TOML basic string.
-fn toml_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    Ok(doc.to_string())
 }
 
 #[cfg(test)]
@@ -390,19 +383,21 @@ Threads = 1
     #[test]
     fn written_engine_files_read_back_with_the_knob_set() {
         let base = parse(FILE);
-        let text = engine_file_with(FILE, &base, &ExternalKnob::GoNodes, "800");
+        let text = engine_file_with(FILE, &base, &ExternalKnob::GoNodes, "800").unwrap();
         let text = engine_file_with(
             &text,
             &base,
             &ExternalKnob::UciOption("Skill Level".into()),
             "4",
-        );
+        )
+        .unwrap();
         let text = engine_file_with(
             &text,
             &base,
             &ExternalKnob::UciOption("Threads".into()),
             "3",
-        );
+        )
+        .unwrap();
         let e = parse(&text);
         assert_eq!(e.limits.nodes, Some(800));
         assert_eq!(
@@ -420,7 +415,7 @@ Threads = 1
             "{text}"
         );
         // Set twice: replaced, not repeated.
-        let again = engine_file_with(&text, &base, &ExternalKnob::GoNodes, "900");
+        let again = engine_file_with(&text, &base, &ExternalKnob::GoNodes, "900").unwrap();
         assert_eq!(again.matches("go_nodes").count(), 1, "{again}");
         assert_eq!(parse(&again).limits.nodes, Some(900));
         // The new key sits with the section's keys, before the next section's comment.
@@ -433,7 +428,8 @@ Threads = 1
             &parse(bare),
             &ExternalKnob::UciOption("UCI_Elo".into()),
             "1500",
-        );
+        )
+        .unwrap();
         assert_eq!(
             parse(&t).options,
             [("UCI_Elo".to_string(), "1500".to_string())]

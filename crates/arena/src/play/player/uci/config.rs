@@ -105,23 +105,18 @@ pub fn is_external(text: &str) -> bool {
         .is_ok_and(|t| t.contains_key("uci"))
 }
 
-/// The keys of `[uci.options]` in the order they appear in the file (TOML tables are sorted).
+/// The keys of `[uci.options]` in the order they appear in the file (`toml`'s tables are
+/// sorted). Read as a TOML document, so quoted keys, inline and dotted tables keep their order
+/// too (a line-based reader misread `"a = b" = 1`: fuzz finding 6).
 fn option_order(text: &str) -> Vec<String> {
-    let mut inside = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let l = line.trim();
-        if l.starts_with('[') {
-            inside = l.trim_start_matches('[').trim_end_matches(']').trim() == "uci.options";
-            continue;
-        }
-        if inside {
-            if let Some((k, _)) = l.split_once('=') {
-                out.push(k.trim().trim_matches('"').to_string());
-            }
-        }
-    }
-    out
+    let Ok(doc) = text.parse::<toml_edit::DocumentMut>() else {
+        return Vec::new();
+    };
+    doc.get("uci")
+        .and_then(|u| u.get("options"))
+        .and_then(|o| o.as_table_like())
+        .map(|t| t.iter().map(|(k, _)| k.to_string()).collect())
+        .unwrap_or_default()
 }
 
 /// Why an external engine file was refused, or an external engine could not be started.
