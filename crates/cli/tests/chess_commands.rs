@@ -37,10 +37,13 @@ fn stockfish_present() -> bool {
     false
 }
 
-/// `key: value` lines of a report.
+/// `key: value` lines of a report (`key:` alone: an empty value).
 fn report(out: &str) -> std::collections::HashMap<String, String> {
     out.lines()
-        .filter_map(|l| l.split_once(": "))
+        .filter_map(|l| {
+            l.split_once(": ")
+                .or_else(|| l.strip_suffix(':').map(|k| (k, "")))
+        })
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
 }
@@ -415,4 +418,314 @@ fn every_command_says_what_game_does() {
         assert!(out.contains("--game <GAME>"), "{command}: {out}");
         assert!(out.contains("chess"), "{command}: {out}");
     }
+}
+
+/// The chess test engine, built by `cargo test` beside the test binaries.
+fn chess_misbehave_exe() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary lives in target/<profile>/deps");
+    let path = profile_dir.join("examples").join(format!(
+        "uci-chess-misbehave{}",
+        std::env::consts::EXE_SUFFIX
+    ));
+    assert!(
+        path.is_file(),
+        "{} is missing: run the tests with `cargo test`, which builds examples",
+        path.display()
+    );
+    path
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chess-commands-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A chess engine file for `command args...` in `dir`.
+fn chess_engine_file(dir: &Path, name: &str, command: &Path, args: &[&str]) -> String {
+    let path = dir.join(format!("{name}.toml"));
+    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    std::fs::write(
+        &path,
+        format!(
+            "game = \"chess\"\nname = \"{name}\"\n[uci]\ncommand = {:?}\nargs = [{}]\nstartup_timeout_ms = 3000\n",
+            command.display().to_string(),
+            args.join(", ")
+        ),
+    )
+    .unwrap();
+    path.display().to_string()
+}
+
+/// The chess test engine with `flags`.
+fn misbehave(dir: &Path, name: &str, flags: &[&str]) -> String {
+    chess_engine_file(dir, name, &chess_misbehave_exe(), flags)
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn stockfish_perft_agrees_with_our_chess_rules() {
+    if !stockfish_present() {
+        return;
+    }
+    let sf = stockfish_toml();
+    let (code, out, err) = chuhan(&[
+        "perft", "--game", "chess", "--engine", &sf, "--fen", KIWIPETE, "--depth", "3",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.trim(), "agree: depth 3: 97862 nodes (stockfish)");
+    // Every position of the committed suites, standard and Chess960.
+    for (suite, flags) in [
+        ("chess.epd", &[][..]),
+        ("chess960.epd", &["--chess960"][..]),
+    ] {
+        let path = repo().join("crates/engine/tests/data").join(suite);
+        let path = path.to_str().unwrap();
+        let mut args = vec![
+            "perft",
+            "--game",
+            "chess",
+            "--engine",
+            &sf,
+            "--suite",
+            path,
+            "--max-depth",
+            "2",
+        ];
+        args.extend_from_slice(flags);
+        let (code, out, err) = chuhan(&args);
+        assert_eq!(code, 0, "{suite}: {out}{err}");
+        let last = out.lines().last().unwrap();
+        let r = report(&last.replace("  ", "\n"));
+        assert_eq!(r["failed"], "0", "{suite}: {last}");
+        assert_eq!(r["passed"], r["positions"], "{suite}: {last}");
+        assert!(
+            r["positions"].parse::<u32>().unwrap() >= 60,
+            "{suite}: {last}"
+        );
+    }
+}
+
+#[test]
+fn planted_chess_bugs_are_walked_down_to_their_position() {
+    let dir = scratch("bugs");
+    let perft = |engine: &str, fen: &str, depth: &str| {
+        let (code, out, err) = chuhan(&[
+            "perft", "--game", "chess", "--engine", engine, "--fen", fen, "--depth", depth,
+        ]);
+        assert_eq!(code, 1, "{out}{err}");
+        report(&out)
+    };
+    // An en-passant capture that becomes possible two plies down is missing there.
+    let ep = misbehave(&dir, "ep", &["--bug", "no-en-passant"]);
+    let r = perft(
+        &ep,
+        "rnbqkbnr/ppp1pppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+        "3",
+    );
+    assert_eq!(r["path"], "f7f5");
+    assert_eq!(r["missing"], "e5f6");
+    assert_eq!(
+        r["position"],
+        "rnbqkbnr/ppp1p1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+    );
+    assert_eq!(r["extra"], "", "an empty extra list: {r:?}");
+    // Underpromotions missing at the root.
+    let promo = misbehave(&dir, "promo", &["--bug", "no-underpromotion"]);
+    let r = perft(&promo, "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "3");
+    assert_eq!(r["missing"], "b7b8b b7b8n b7b8r");
+    assert_eq!(r["path"], "");
+    // King steps into check are extra moves, found where the king can first make one.
+    let king = misbehave(&dir, "king", &["--bug", "king-into-check"]);
+    let r = perft(&king, KIWIPETE, "3");
+    assert!(!r["extra"].is_empty() && r["missing"].is_empty(), "{r:?}");
+    let mut pos = chuhan_engine::chess::Position::from_fen(KIWIPETE).unwrap();
+    for text in r["path"].split_whitespace() {
+        let mv = pos.parse_uci(text).unwrap();
+        pos.make(mv);
+    }
+    assert_eq!(pos.to_fen(), r["position"]);
+    for text in r["extra"].split(' ') {
+        assert!(
+            pos.parse_uci(text).is_err(),
+            "{text} is extra, so not legal"
+        );
+        assert!(
+            text.starts_with(&pos.king(pos.side_to_move()).to_string()),
+            "{text}"
+        );
+    }
+    // The same engine without a bug agrees.
+    let good = misbehave(&dir, "good", &[]);
+    let (code, out, err) = chuhan(&[
+        "perft", "--game", "chess", "--engine", &good, "--fen", KIWIPETE, "--depth", "2",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn perft_and_engine_check_refuse_an_engine_or_fen_of_the_other_game() {
+    let dir = scratch("wrong-game");
+    let chess = misbehave(&dir, "good", &[]);
+    // A file without `game` is a xiangqi engine: refused for chess, naming it.
+    let xiangqi = dir.join("xiangqi.toml");
+    std::fs::write(
+        &xiangqi,
+        format!(
+            "[uci]\ncommand = {:?}\n",
+            chess_misbehave_exe().display().to_string()
+        ),
+    )
+    .unwrap();
+    let xiangqi = xiangqi.to_str().unwrap();
+    let (code, _, err) = chuhan(&[
+        "perft", "--game", "chess", "--engine", xiangqi, "--fen", START, "--depth", "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("xiangqi.toml")
+            && err.contains("plays xiangqi")
+            && err.contains("asked for chess"),
+        "{err}"
+    );
+    let (code, _, err) = chuhan(&["engine-check", "--game", "chess", xiangqi]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("plays xiangqi"), "{err}");
+    // A chess file without --game chess.
+    let (code, _, err) = chuhan(&["perft", "--engine", &chess, "--fen", START, "--depth", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("plays chess") && err.contains("give --game chess"),
+        "{err}"
+    );
+    let (code, _, err) = chuhan(&["engine-check", &chess]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("plays chess") && err.contains("give --game chess"),
+        "{err}"
+    );
+    // A xiangqi FEN for a chess engine.
+    let (code, _, err) = chuhan(&[
+        "perft",
+        "--game",
+        "chess",
+        "--engine",
+        &chess,
+        "--fen",
+        chuhan_engine::START_FEN,
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("it is a xiangqi FEN: drop --game chess"),
+        "{err}"
+    );
+}
+
+/// `chuhan engine-check --game chess FILE` with a generous time margin (a loaded machine
+/// answers late; lateness itself is the xiangqi tests' business): exit code, output, problems.
+fn engine_check(file: &str) -> (i32, String, Vec<String>) {
+    let (code, out, err) = chuhan(&[
+        "engine-check",
+        "--game",
+        "chess",
+        file,
+        "--time-margin",
+        "3000",
+    ]);
+    let problems = out
+        .lines()
+        .filter(|l| l.starts_with("PROBLEM"))
+        .map(str::to_string)
+        .collect();
+    (code, format!("{out}{err}"), problems)
+}
+
+fn passed(out: &str, check: &str) -> bool {
+    out.lines()
+        .any(|l| l.starts_with(&format!("ok      {check}: ")))
+}
+
+#[test]
+fn engine_check_passes_stockfish_and_chuhan_uci_under_chess_rules() {
+    let dir = scratch("check-good");
+    let chuhan_exe = PathBuf::from(env!("CARGO_BIN_EXE_chuhan"));
+    let ours = chess_engine_file(
+        &dir,
+        "chuhan-chess",
+        &chuhan_exe,
+        &["uci", "--game", "chess"],
+    );
+    let mut files = vec![ours.clone()];
+    if stockfish_present() {
+        files.push(stockfish_toml());
+    }
+    for file in &files {
+        let (code, out, problems) = engine_check(file);
+        assert_eq!(code, 0, "{out}");
+        assert!(problems.is_empty(), "{out}");
+        for check in ["uci", "options", "isready", "stop", "movetime"] {
+            assert!(passed(&out, check), "{check} passed: {out}");
+        }
+        assert!(out.contains("problems: 0"), "{out}");
+    }
+    // Stockfish answers `go perft`, and its counts are ours; `chuhan uci --game chess` does
+    // not offer perft, which is skipped, not a problem.
+    if files.len() == 2 {
+        let (_, out, _) = engine_check(&files[1]);
+        assert!(
+            out.contains("ok      perft: depth 3 agrees with ours on 2 positions"),
+            "{out}"
+        );
+    }
+    let (_, out, _) = engine_check(&ours);
+    assert!(out.contains("skip    perft: not offered"), "{out}");
+}
+
+#[test]
+fn engine_check_finds_illegal_chess_bestmoves_and_a_perft_bug() {
+    let dir = scratch("check-bad");
+    let illegal = misbehave(&dir, "illegal", &["--illegal-bestmove"]);
+    let (code, out, problems) = engine_check(&illegal);
+    assert_eq!(code, 1, "{out}");
+    // After `stop`, and both `go movetime` positions (the opening and Kiwipete).
+    assert_eq!(problems.len(), 3, "{out}");
+    assert!(
+        problems[0].starts_with("PROBLEM stop: ")
+            && problems[0].contains(&format!("is not legal in {START} (chess rules)")),
+        "{out}"
+    );
+    assert!(
+        problems[1..]
+            .iter()
+            .all(|p| p.starts_with("PROBLEM bestmove: ")),
+        "{out}"
+    );
+    assert!(
+        problems[2].ends_with(&format!("{KIWIPETE} (chess rules)")),
+        "{out}"
+    );
+    assert!(passed(&out, "perft"), "{out}");
+    let ep = misbehave(&dir, "ep", &["--bug", "no-en-passant"]);
+    let (code, out, problems) = engine_check(&ep);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(problems.len(), 1, "{out}");
+    assert!(
+        problems[0].starts_with(&format!(
+            "PROBLEM perft: depth 3 of {KIWIPETE}: engine 97766, ours 97862"
+        )),
+        "{out}"
+    );
+    assert!(problems[0].contains("missing 'd5c6'"), "{out}");
+    let none = misbehave(&dir, "noperft", &["--no-perft"]);
+    let (code, out, _) = engine_check(&none);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("skip    perft: not offered"), "{out}");
 }
