@@ -654,6 +654,25 @@ fn passed(out: &str, check: &str) -> bool {
 }
 
 #[test]
+fn bench_of_chuhan_uci_for_chess_is_the_chess_signature() {
+    let dir = scratch("bench-uci");
+    let chuhan_exe = PathBuf::from(env!("CARGO_BIN_EXE_chuhan"));
+    let ours = chess_engine_file(
+        &dir,
+        "chuhan-chess",
+        &chuhan_exe,
+        &["uci", "--game", "chess"],
+    );
+    let signature = chuhan_engine::chess::bench::SIGNATURE.to_string();
+    let (code, out, err) = chuhan(&[
+        "bench", "--game", "chess", "--engine", &ours, "--expect", &signature,
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(report(&out)["nodes"], signature);
+    assert_eq!(report(&out)["engine"], "chuhan-chess");
+}
+
+#[test]
 fn engine_check_passes_stockfish_and_chuhan_uci_under_chess_rules() {
     let dir = scratch("check-good");
     let chuhan_exe = PathBuf::from(env!("CARGO_BIN_EXE_chuhan"));
