@@ -44,7 +44,7 @@ pub enum Command {
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; xiangqi moves in a0-i9).
     Uci(UciArgs),
     /// List the tunable parameters: name, default, min, max, step, group.
-    Params,
+    Params(ParamsArgs),
     /// Tune parameters (`chuhan tune texel`, `chuhan tune spsa`).
     #[command(subcommand)]
     Tune(TuneCommand),
@@ -126,6 +126,11 @@ pub struct EngineCheckArgs {
     /// The perft depth compared with ours when the engine offers `go perft`.
     #[arg(long, default_value_t = 3)]
     pub perft_depth: u32,
+    /// The game the engine plays: xiangqi (default) or chess. The positions searched and
+    /// counted, the legality of its bestmoves and its perft are judged by that game's rules; an
+    /// engine file of the other game (its `game = ...`) is an error naming it.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
 }
 
 /// `chuhan tune` methods.
@@ -230,18 +235,26 @@ pub struct SpsaArgs {
 /// `chuhan judge`.
 #[derive(Debug, Args)]
 pub struct JudgeArgs {
-    /// The starting position, as FEN (ranks 0-9, `w` = Red to move).
+    /// The starting position, as FEN (xiangqi: ranks 0-9, `w` = Red to move).
     #[arg(long)]
     pub fen: String,
-    /// Moves in UCI form with ranks 0-9, separated by spaces: "h2e2 h9g7".
+    /// Moves separated by spaces: xiangqi in UCI form with ranks 0-9 ("h2e2 h9g7"); chess in
+    /// UCI ("e2e4 e7e5") or SAN ("e4 e5 Nf3"), mixed as you like.
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// Repetition rules: `asian` (perpetual check and perpetual chase lose) or `check-only`.
-    #[arg(long, default_value_t = chuhan_engine::RuleSet::Asian)]
-    pub rules: chuhan_engine::RuleSet,
-    /// Plies without a capture after which the game is drawn (0: no limit).
-    #[arg(long, default_value_t = chuhan_engine::GameConfig::DEFAULT_MOVE_LIMIT)]
-    pub move_limit: u16,
+    /// Xiangqi repetition rules: `asian` (perpetual check and perpetual chase lose; the
+    /// default) or `check-only`. Not for chess.
+    #[arg(long)]
+    pub rules: Option<chuhan_engine::RuleSet>,
+    /// Xiangqi: plies without a capture after which the game is drawn (0: no limit; default
+    /// 120). Not for chess, whose fifty-move rule is fixed (100 plies without a capture or pawn
+    /// move).
+    #[arg(long)]
+    pub move_limit: Option<u16>,
+    /// The game: xiangqi (default) or chess (checkmate, stalemate, threefold repetition, the
+    /// fifty-move rule, insufficient material).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
     /// Print one JSON object: {"result", "reason", "ply"}.
     #[arg(long)]
     pub json: bool,
@@ -469,9 +482,9 @@ pub struct SprtArgs {
 /// `chuhan bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Search depth (the signature is defined at the default).
-    #[arg(long, default_value_t = chuhan_engine::bench::BENCH_DEPTH)]
-    pub depth: u32,
+    /// Search depth (the signature is defined at the default: 8 for xiangqi, 9 for chess).
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// An external engine file (`[uci]` table): run its `bench` and read `Nodes searched : N`
     /// and `Nodes/second : N` (stdout or stderr) instead of the built-in bench.
     #[arg(long, conflicts_with = "depth")]
@@ -482,6 +495,19 @@ pub struct BenchArgs {
     /// The expected node count (signature): exit 1 when the bench gives another.
     #[arg(long)]
     pub expect: Option<u64>,
+    /// The game: xiangqi (default) or chess, whose engine has its own bench positions and
+    /// signature. With --engine, the engine file must play that game (its `game = ...`).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+}
+
+/// `chuhan params`.
+#[derive(Debug, Args)]
+pub struct ParamsArgs {
+    /// The game: xiangqi (default; the table of `chuhan_engine::params`) or chess (the chess
+    /// evaluation's table, with the ranges and steps `tune spsa --game chess --params` uses).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
 }
 
 /// `chuhan perft`.
@@ -506,7 +532,8 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores). 1 is strictly single-threaded.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// The game: xiangqi (default; FEN ranks 0-9) or chess.
+    /// The game: xiangqi (default; FEN ranks 0-9) or chess. With --engine, the engine file must
+    /// play that game (its `game = ...`), and its divide is compared with our rules of it.
     #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
     pub game: GameArg,
     /// An external engine file (`[uci]` table): compare its `go perft` divide with our counts
@@ -523,15 +550,20 @@ pub struct PerftArgs {
 /// `chuhan notation`.
 #[derive(Debug, Args)]
 pub struct NotationArgs {
-    /// The start position, as FEN (default: the standard start).
+    /// The start position, as FEN (default: the standard start of the game).
     #[arg(long)]
     pub fen: Option<String>,
-    /// The moves, space-separated, in UCI (`h2e2`) or any other notation (ICCS, WXF, Chinese).
+    /// The moves, space-separated: xiangqi in UCI (`h2e2`) or any other notation (ICCS, WXF,
+    /// Chinese); chess in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`).
     #[arg(long, allow_hyphen_values = true)]
     pub moves: String,
-    /// The notation to write: iccs, uci, wxf or chinese.
-    #[arg(long, default_value = "iccs")]
-    pub format: chuhan_engine::Notation,
+    /// The notation to write: xiangqi iccs (default), uci, wxf or chinese; chess san (default)
+    /// or uci.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// The game: xiangqi (default) or chess.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
 }
 
 /// `chuhan ladder`.
@@ -740,6 +772,16 @@ pub enum GameArg {
     Xiangqi,
     /// Chess (international chess).
     Chess,
+}
+
+impl GameArg {
+    /// The arena's name for the game.
+    pub fn kind(self) -> chuhan_arena::play::any::GameKind {
+        match self {
+            GameArg::Xiangqi => chuhan_arena::play::any::GameKind::Xiangqi,
+            GameArg::Chess => chuhan_arena::play::any::GameKind::Chess,
+        }
+    }
 }
 
 /// `chuhan uci` options.

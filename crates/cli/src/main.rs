@@ -37,7 +37,7 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
             args::GameArg::Xiangqi => commands::uci::run(),
             args::GameArg::Chess => commands::uci_chess::run(),
         },
-        Command::Params => commands::params::run(),
+        Command::Params(args) => commands::params::run(&args),
         Command::Notation(args) => commands::notation::run(&args),
         Command::Tune(command) => commands::tune::run(&command),
         Command::EngineCheck(args) => commands::engine_check::run(&args),

@@ -4,12 +4,16 @@
 //! answered during a `go infinite`, `stop` ending it with a legal `bestmove`, the time used
 //! under `go movetime`, and perft if the engine offers `go perft`. Every finding is reported
 //! as it is made; a problem never stops the later checks (a hung or dead engine is restarted).
+//! The positions, the legality of the bestmoves and the perft counts are those of the game the
+//! engine file names (`game = ...`): xiangqi or chess.
 
-use super::perft::{compare, parse_line, Outcome, PerftLine};
+use super::game::{Chess, EngineGame, Xiangqi};
+use super::perft::{compare, game_position_command, parse_game_line, Outcome, PerftLine};
 use super::{Session, SessionError};
+use crate::play::any::GameKind;
 use crate::play::player::uci::ExternalEngine;
 use crate::play::player::PlayerFailure;
-use chuhan_engine::{Move, Position, START_FEN};
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 /// How strict the check is.
@@ -198,14 +202,15 @@ fn complains(line: &str) -> bool {
     .any(|w| l.contains(w))
 }
 
-struct Checker<'a> {
+struct Checker<'a, G> {
     engine: &'a ExternalEngine,
     settings: Settings,
     findings: Vec<Finding>,
     report: &'a mut dyn FnMut(&Finding),
+    game: PhantomData<G>,
 }
 
-impl Checker<'_> {
+impl<G: EngineGame> Checker<'_, G> {
     fn note(&mut self, check: &'static str, status: Status, detail: String) {
         let f = Finding {
             check,
@@ -235,23 +240,24 @@ impl Checker<'_> {
         }
     }
 
-    /// Whether a `bestmove` line names a legal move of `pos` (None when it does).
-    fn illegal(&self, line: &str, pos: &Position) -> Option<String> {
+    /// Whether a `bestmove` line names a legal move of `pos` under `G`'s rules (None when it
+    /// does).
+    fn illegal(&self, line: &str, pos: &G::Position) -> Option<String> {
         let text = line.split_whitespace().nth(1).unwrap_or("");
-        let mut p = pos.clone();
-        let legal = p.has_legal_move();
-        match self.engine.coordinates.read(text) {
-            Some(mv) if p.is_legal(mv) => None,
+        let legal = G::has_legal_move(pos);
+        match G::read(pos, text, self.engine.coordinates) {
+            Some(mv) if G::is_legal(pos, mv) => None,
             Some(mv) => Some(format!(
-                "'{line}' ({}) is not legal in {}",
-                mv.to_uci(),
-                pos.to_fen()
+                "'{line}' ({mv}) is not legal in {} ({} rules)",
+                G::to_fen(pos),
+                G::NAME
             )),
             None if text == "0000" || text == "(none)" => {
-                legal.then(|| format!("'{line}' but {} has legal moves", pos.to_fen()))
+                legal.then(|| format!("'{line}' but {} has legal moves", G::to_fen(pos)))
             }
             None => Some(format!(
-                "'{line}' does not parse as a move in the file's coordinates"
+                "'{line}' does not parse as {}",
+                G::move_form(self.engine.coordinates)
             )),
         }
     }
@@ -260,16 +266,16 @@ impl Checker<'_> {
         &self,
         s: &mut Session,
         fen: &str,
-        path: &[Move],
-    ) -> Result<Position, SessionError> {
-        s.send(&super::perft::position_command(
+        path: &[G::Move],
+    ) -> Result<G::Position, SessionError> {
+        s.send(&game_position_command::<G>(
             fen,
             path,
             self.engine.coordinates,
         ))?;
-        let mut pos = Position::from_fen(fen).expect("the check's own positions are valid");
+        let mut pos = G::from_fen(fen).expect("the check's own positions are valid");
         for &m in path {
-            pos.make(m);
+            G::make(&mut pos, m);
         }
         Ok(pos)
     }
@@ -352,7 +358,7 @@ impl Checker<'_> {
     }
 
     fn search(&mut self, s: &mut Session) -> Result<(), SessionError> {
-        let pos = self.position(s, START_FEN, &[])?;
+        let pos = self.position(s, G::START_FEN, &[])?;
         s.send("go infinite")?;
         let early = Instant::now() + Duration::from_millis(200);
         match Self::bestmove(s, early) {
@@ -444,14 +450,14 @@ impl Checker<'_> {
     }
 
     fn movetime(&mut self, s: &mut Session) -> Result<(), SessionError> {
-        let opening: Vec<Move> = ["h2e2", "h9g7"]
-            .iter()
-            .map(|m| Move::parse_uci(m).expect("a valid move"))
-            .collect();
-        let cases: [(&str, &[Move]); 2] = [
-            (START_FEN, &opening),
-            (chuhan_engine::bench::BENCH_FENS[3], &[]),
-        ];
+        let mut start = G::from_fen(G::START_FEN).expect("a valid FEN");
+        let mut opening: Vec<G::Move> = Vec::new();
+        for text in G::OPENING {
+            let mv = G::parse_ours(&start, text).expect("a legal opening move");
+            G::make(&mut start, mv);
+            opening.push(mv);
+        }
+        let cases: [(&str, &[G::Move]); 2] = [(G::START_FEN, &opening), (G::MIDDLEGAME_FEN, &[])];
         let t = self.settings.movetime;
         let allowed = t + self.settings.time_margin;
         let mut worst = Duration::ZERO;
@@ -521,12 +527,12 @@ impl Checker<'_> {
 
     fn perft(&mut self, s: &mut Session) -> Result<(), SessionError> {
         // Offered? `go perft 1` answered with a total within the start-up time.
-        self.position(s, START_FEN, &[])?;
+        let start = self.position(s, G::START_FEN, &[])?;
         s.send("go perft 1")?;
         let deadline = Instant::now() + self.engine.startup_timeout;
         let offered = loop {
             match s.next_line(deadline) {
-                Ok(line) => match parse_line(&line, self.engine.coordinates) {
+                Ok(line) => match parse_game_line::<G>(&line, &start, self.engine.coordinates) {
                     Ok(PerftLine::Total(_)) => break true,
                     Ok(PerftLine::BestMove) => break false,
                     Ok(_) => {}
@@ -555,9 +561,9 @@ impl Checker<'_> {
         }
         let depth = self.settings.perft_depth.max(1);
         let mut all_agree = true;
-        for fen in [START_FEN, chuhan_engine::bench::BENCH_FENS[3]] {
-            let pos = Position::from_fen(fen).expect("valid");
-            match compare(s, &pos, depth) {
+        for fen in [G::START_FEN, G::MIDDLEGAME_FEN] {
+            let pos = G::from_fen(fen).expect("valid");
+            match compare::<G>(s, &pos, depth) {
                 Ok(Outcome::Agree { .. }) => {}
                 Ok(Outcome::Differ {
                     engine_total,
@@ -565,8 +571,12 @@ impl Checker<'_> {
                     mismatch,
                 }) => {
                     all_agree = false;
-                    let list =
-                        |m: &[Move]| m.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(" ");
+                    let list = |m: &[G::Move]| {
+                        m.iter()
+                            .map(|m| m.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
                     self.note(
                         "perft",
                         Status::Problem,
@@ -599,19 +609,31 @@ impl Checker<'_> {
     }
 }
 
-/// Runs every check on `engine`, calling `report` with each finding as it is made. `Err` only
-/// when the engine cannot be used at all (it does not start, or never completes the UCI
-/// handshake, or a restart after a problem fails).
+/// Runs every check on `engine` under the rules of the game its file names, calling `report`
+/// with each finding as it is made. `Err` only when the engine cannot be used at all (it does
+/// not start, or never completes the UCI handshake, or a restart after a problem fails).
 pub fn run(
     engine: &ExternalEngine,
     settings: &Settings,
     report: &mut dyn FnMut(&Finding),
 ) -> Result<Vec<Finding>, SessionError> {
-    let mut c = Checker {
+    match engine.game {
+        GameKind::Xiangqi => run_game::<Xiangqi>(engine, settings, report),
+        GameKind::Chess => run_game::<Chess>(engine, settings, report),
+    }
+}
+
+fn run_game<G: EngineGame>(
+    engine: &ExternalEngine,
+    settings: &Settings,
+    report: &mut dyn FnMut(&Finding),
+) -> Result<Vec<Finding>, SessionError> {
+    let mut c = Checker::<G> {
         engine,
         settings: *settings,
         findings: Vec::new(),
         report,
+        game: PhantomData,
     };
     let started = Instant::now();
     let mut s = Session::start(engine, false)?;

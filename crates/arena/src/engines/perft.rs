@@ -2,19 +2,21 @@
 //! `Nodes searched: N` total, as Stockfish and its derivatives print them), compared with our
 //! own counts. On a difference it walks down by itself: the first root move whose count
 //! differs, then the next ply, until the position where the two move lists differ, which it
-//! reports with the moves the engine misses and the ones it adds.
+//! reports with the moves the engine misses and the ones it adds. Written once for both
+//! games over [`EngineGame`].
 
+use super::game::{EngineGame, Xiangqi};
 use super::{Session, SessionError};
 use crate::play::player::uci::Coordinates;
-use chuhan_engine::{divide, Move, Position};
+use chuhan_engine::Move;
 use std::collections::HashMap;
 use std::time::Instant;
 
-/// What one line of `go perft` output is.
+/// What one line of `go perft` output is (`M`: the game's move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PerftLine {
+pub enum PerftLine<M = Move> {
     /// `move: count`.
-    Entry(Move, u64),
+    Entry(M, u64),
     /// `Nodes searched: N`.
     Total(u64),
     /// A `bestmove`: the engine searched instead of counting.
@@ -23,9 +25,19 @@ pub enum PerftLine {
     Other,
 }
 
-/// Reads one line of perft output; `Err` says what is malformed in a line that looks like a
-/// divide entry or the total.
+/// Reads one line of xiangqi perft output; `Err` says what is malformed in a line that looks
+/// like a divide entry or the total.
 pub fn parse_line(line: &str, coords: Coordinates) -> Result<PerftLine, String> {
+    parse_line_with(line, &|text| coords.read(text), &Xiangqi::move_form(coords))
+}
+
+/// Reads one line of perft output, a divide entry's move with `read`; `form` says what a move
+/// looks like, for the message when `read` refuses one.
+pub fn parse_line_with<M>(
+    line: &str,
+    read: &dyn Fn(&str) -> Option<M>,
+    form: &str,
+) -> Result<PerftLine<M>, String> {
     let l = line.trim();
     if l.starts_with("bestmove") {
         return Ok(PerftLine::BestMove);
@@ -50,59 +62,71 @@ pub fn parse_line(line: &str, coords: Coordinates) -> Result<PerftLine, String> 
     if !looks_like_move {
         return Ok(PerftLine::Other);
     }
-    let mv = coords.read(left).ok_or_else(|| {
-        format!(
-            "'{left}' is not a move in {} coordinates (the engine file's `coordinates`)",
-            coords_name(coords)
-        )
-    })?;
+    let mv = read(left).ok_or_else(|| format!("'{left}' is not {form}"))?;
     let n = right
         .parse()
         .map_err(|_| format!("the count '{right}' of {left} is not a whole number"))?;
     Ok(PerftLine::Entry(mv, n))
 }
 
-fn coords_name(c: Coordinates) -> &'static str {
-    match c {
-        Coordinates::A0 => "a0",
-        Coordinates::A1 => "a1",
-    }
+/// Reads one line of `G`'s perft output given in `pos`.
+pub fn parse_game_line<G: EngineGame>(
+    line: &str,
+    pos: &G::Position,
+    coords: Coordinates,
+) -> Result<PerftLine<G::Move>, String> {
+    parse_line_with(
+        line,
+        &|text| G::read(pos, text, coords),
+        &G::move_form(coords),
+    )
 }
 
 /// The engine's divide of one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineDivide {
+pub struct EngineDivide<M = Move> {
     /// Count per root move, in the engine's order.
-    pub moves: Vec<(Move, u64)>,
+    pub moves: Vec<(M, u64)>,
     /// Its `Nodes searched` total.
     pub total: u64,
 }
 
 /// The `position` command for `root` followed by `path`, in the engine's coordinates.
 pub fn position_command(root_fen: &str, path: &[Move], coords: Coordinates) -> String {
+    game_position_command::<Xiangqi>(root_fen, path, coords)
+}
+
+/// [`position_command`] for `G`'s moves.
+pub fn game_position_command<G: EngineGame>(
+    root_fen: &str,
+    path: &[G::Move],
+    coords: Coordinates,
+) -> String {
     let mut cmd = format!("position fen {root_fen}");
     if !path.is_empty() {
         cmd.push_str(" moves");
         for &mv in path {
             cmd.push(' ');
-            cmd.push_str(&coords.write(mv));
+            cmd.push_str(&G::write(mv, coords));
         }
     }
     cmd
 }
 
-/// Asks the engine for `go perft depth` after `path` from `root_fen` and reads its divide.
-pub fn engine_divide(
+/// Asks the engine for `go perft depth` at `pos`, reached by `path` from `root_fen`, and reads
+/// its divide.
+pub fn engine_divide<G: EngineGame>(
     s: &mut Session,
     root_fen: &str,
-    path: &[Move],
+    path: &[G::Move],
+    pos: &G::Position,
     depth: u32,
-) -> Result<EngineDivide, SessionError> {
+) -> Result<EngineDivide<G::Move>, SessionError> {
     let coords = s.engine().coordinates;
     let (since, limit) = (Instant::now(), s.engine().fixed_limit_timeout);
-    s.send(&position_command(root_fen, path, coords))?;
+    s.send(&game_position_command::<G>(root_fen, path, coords))?;
     s.send(&format!("go perft {depth}"))?;
-    let mut moves: Vec<(Move, u64)> = Vec::new();
+    let mut moves: Vec<(G::Move, u64)> = Vec::new();
     loop {
         let line = s.line_within(
             since,
@@ -110,7 +134,7 @@ pub fn engine_divide(
             "'Nodes searched: N' line",
             "fixed_limit_timeout_ms; does the engine support go perft?",
         )?;
-        match parse_line(&line, coords) {
+        match parse_game_line::<G>(&line, pos, coords) {
             Ok(PerftLine::Entry(mv, n)) => {
                 if moves.iter().any(|&(m, _)| m == mv) {
                     return Err(s.error(Some(&line), "the same move is listed twice"));
@@ -148,15 +172,15 @@ pub fn engine_divide(
 /// Where the engine and we part: the position whose move lists differ (or, when the lists
 /// agree all the way down, the deepest position whose counts differ).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// The position, as FEN (ranks 0-9).
+pub struct Mismatch<M = Move> {
+    /// The position, as FEN (xiangqi ranks 0-9).
     pub fen: String,
     /// The moves from the given position to it.
-    pub path: Vec<Move>,
+    pub path: Vec<M>,
     /// Legal moves the engine does not generate there.
-    pub missing: Vec<Move>,
+    pub missing: Vec<M>,
     /// Moves the engine generates there that are not legal.
-    pub extra: Vec<Move>,
+    pub extra: Vec<M>,
     /// The perft depth asked at that position.
     pub depth: u32,
     /// The engine's total there.
@@ -169,7 +193,7 @@ pub struct Mismatch {
 
 /// The result of comparing one position at one depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Outcome<M = Move> {
     /// Every root move and count agree.
     Agree {
         /// The total.
@@ -182,43 +206,47 @@ pub enum Outcome {
         /// Ours.
         our_total: u64,
         /// Where the difference is.
-        mismatch: Mismatch,
+        mismatch: Mismatch<M>,
     },
 }
 
-fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
-    moves.sort_by_key(|m| m.to_uci());
+fn sorted<M: std::fmt::Display>(mut moves: Vec<M>) -> Vec<M> {
+    moves.sort_by_key(|m| m.to_string());
     moves
 }
 
 /// Compares the engine's perft of `root` at `depth` (at least 1) with ours and, when they
 /// differ, walks down to the position where the move lists differ.
-pub fn compare(s: &mut Session, root: &Position, depth: u32) -> Result<Outcome, SessionError> {
-    let root_fen = root.to_fen();
+pub fn compare<G: EngineGame>(
+    s: &mut Session,
+    root: &G::Position,
+    depth: u32,
+) -> Result<Outcome<G::Move>, SessionError> {
+    let root_fen = G::to_fen(root);
     let mut pos = root.clone();
-    let mut path: Vec<Move> = Vec::new();
+    let mut path: Vec<G::Move> = Vec::new();
     let mut d = depth.max(1);
     let mut root_totals = None;
     loop {
-        let theirs = engine_divide(s, &root_fen, &path, d)?;
-        let ours = divide(&mut pos.clone(), d);
+        let theirs = engine_divide::<G>(s, &root_fen, &path, &pos, d)?;
+        let ours = G::divide(&pos, d);
         let our_total: u64 = ours.iter().map(|&(_, n)| n).sum();
         let totals = *root_totals.get_or_insert((theirs.total, our_total));
-        let their_counts: HashMap<Move, u64> = theirs.moves.iter().copied().collect();
-        let our_counts: HashMap<Move, u64> = ours.iter().copied().collect();
-        let missing: Vec<Move> = ours
+        let their_counts: HashMap<G::Move, u64> = theirs.moves.iter().copied().collect();
+        let our_counts: HashMap<G::Move, u64> = ours.iter().copied().collect();
+        let missing: Vec<G::Move> = ours
             .iter()
             .map(|&(m, _)| m)
             .filter(|m| !their_counts.contains_key(m))
             .collect();
-        let extra: Vec<Move> = theirs
+        let extra: Vec<G::Move> = theirs
             .moves
             .iter()
             .map(|&(m, _)| m)
             .filter(|m| !our_counts.contains_key(m))
             .collect();
         let mut mismatch = Mismatch {
-            fen: pos.to_fen(),
+            fen: G::to_fen(&pos),
             path: path.clone(),
             missing: sorted(missing),
             extra: sorted(extra),
@@ -259,7 +287,7 @@ pub fn compare(s: &mut Session, root: &Position, depth: u32) -> Result<Outcome, 
                 return Ok(differ(mismatch));
             }
             Some(mv) => {
-                pos.make(mv);
+                G::make(&mut pos, mv);
                 path.push(mv);
                 d -= 1;
             }

@@ -1,6 +1,7 @@
-//! `chuhan bench`: the engine's node-count signature and its speed.
+//! `chuhan bench`: the engine's node-count signature and its speed, for either game's engine
+//! (`--game`), or an external engine's own `bench` (`--engine`).
 
-use crate::args::BenchArgs;
+use crate::args::{BenchArgs, GameArg};
 use crate::{EXIT_FAIL, EXIT_OK};
 
 /// Runs the bench and prints per-position nodes, the total (signature) and nodes per second;
@@ -9,14 +10,28 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.engine {
         return run_engine(path, args);
     }
-    if args.depth == 0 {
+    let (depth, fens, bench): (u32, &[&str], fn(u32) -> chuhan_engine::bench::BenchResult) =
+        match args.game {
+            GameArg::Xiangqi => (
+                args.depth.unwrap_or(chuhan_engine::bench::BENCH_DEPTH),
+                chuhan_engine::bench::BENCH_FENS,
+                chuhan_engine::bench::run,
+            ),
+            GameArg::Chess => (
+                args.depth
+                    .unwrap_or(chuhan_engine::chess::bench::BENCH_DEPTH),
+                chuhan_engine::chess::bench::BENCH_FENS,
+                chuhan_engine::chess::bench::run,
+            ),
+        };
+    if depth == 0 {
         anyhow::bail!("--depth must be at least 1");
     }
-    let r = chuhan_engine::bench::run(args.depth);
-    for (fen, n) in chuhan_engine::bench::BENCH_FENS.iter().zip(&r.per_position) {
+    let r = bench(depth);
+    for (fen, n) in fens.iter().zip(&r.per_position) {
         eprintln!("{n:>10}  {fen}");
     }
-    outln!("depth: {}", args.depth);
+    outln!("depth: {depth}");
     outln!("nodes: {}", r.nodes);
     outln!("seconds: {:.3}", r.elapsed.as_secs_f64());
     outln!("nps: {:.0}", r.nps());
@@ -38,9 +53,9 @@ fn expect(expected: Option<u64>, nodes: u64) -> u8 {
     }
 }
 
-/// `--engine FILE`: the external engine's own bench.
+/// `--engine FILE`: the external engine's own bench (the file must play `--game`).
 fn run_engine(path: &std::path::Path, args: &BenchArgs) -> anyhow::Result<u8> {
-    let engine = super::external::load(path, "--engine")?;
+    let engine = super::external::load_for(path, "--engine", args.game)?;
     let r = chuhan_arena::engines::bench::run(&engine, args.bench_args.as_deref())?;
     outln!("engine: {}", engine.name);
     outln!("nodes: {}", r.nodes);

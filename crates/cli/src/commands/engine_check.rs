@@ -1,5 +1,6 @@
 //! `chuhan engine-check FILE`: a short protocol check of a UCI engine; one line per finding
-//! (`ok`, `PROBLEM`, `skip`), then the number of problems. Exit 1 when there is any.
+//! (`ok`, `PROBLEM`, `skip`), then the number of problems. Exit 1 when there is any. The
+//! engine plays `--game` (xiangqi by default, or chess), whose rules judge its answers.
 
 use crate::args::EngineCheckArgs;
 use crate::{EXIT_FAIL, EXIT_OK};
@@ -11,7 +12,7 @@ pub fn run(args: &EngineCheckArgs) -> anyhow::Result<u8> {
     if args.movetime == 0 || args.perft_depth == 0 {
         anyhow::bail!("--movetime and --perft-depth must be at least 1");
     }
-    let engine = super::external::load(&args.file, "engine file")?;
+    let engine = super::external::load_for(&args.file, "engine file", args.game)?;
     let settings = Settings {
         movetime: Duration::from_millis(args.movetime),
         time_margin: Duration::from_millis(args.time_margin),

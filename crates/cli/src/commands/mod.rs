@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod datagen;
 pub mod engine_check;
 pub mod external;
+pub mod game_input;
 pub mod judge;
 pub mod ladder;
 pub mod matches;
