@@ -259,7 +259,31 @@ impl ChessSession {
         }
     }
 
+    /// `go perft D`: the divide of the current position as Stockfish prints it (`move: count`
+    /// lines, a blank line, `Nodes searched: N`), so `chuhan engine-check --game chess` and
+    /// `perft --engine` can check this engine too.
+    fn cmd_perft(&mut self, depth: Option<&str>) {
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|&d| d >= 1)
+        else {
+            self.say("info string go perft needs a depth of at least 1");
+            return;
+        };
+        self.stop_search();
+        let parts = chuhan_engine::chess::perft::divide(&mut self.position.clone(), depth);
+        for (mv, n) in &parts {
+            self.say(&format!("{mv}: {n}"));
+        }
+        self.say("");
+        let total: u64 = parts.iter().map(|(_, n)| n).sum();
+        self.say(&format!("Nodes searched: {total}"));
+    }
+
     fn cmd_go(&mut self, rest: &[&str]) {
+        if rest.first() == Some(&"perft") {
+            return self.cmd_perft(rest.get(1).copied());
+        }
         let white = self.position.side_to_move() == Color::White;
         let mut limits = match parse_go(rest, white) {
             Ok(l) => l,
