@@ -32,20 +32,13 @@ pub use crate::text::pgn::RESULTS;
 
 /// One game: tags (other than `Result`, `FEN` and `SetUp`, which live in the other fields),
 /// start position, moves and result (`1-0`: White won).
-pub type GameRecord = crate::text::pgn::Record<Move>;
+pub type GameRecord = crate::text::pgn::Record<Chess>;
 
 /// A PGN read error: the 1-based line and what is wrong there.
 pub type PgnError = crate::text::pgn::PgnError<Chess>;
 
 /// What is wrong with a PGN record.
 pub type PgnErrorKind = crate::text::pgn::PgnErrorKind<Chess>;
-
-impl Default for GameRecord {
-    /// No tags, the standard start, no moves, result `*`.
-    fn default() -> GameRecord {
-        GameRecord::starting_at(START_FEN)
-    }
-}
 
 /// A `FEN` tag that is not a valid position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -82,10 +75,8 @@ pub enum PgnWriteError {
 }
 
 impl PgnGame for Chess {
-    type Position = Position;
-    type Move = Move;
     type Format = ();
-    type FenError = FenTagError;
+    type StartError = FenTagError;
     type MoveError = SanError;
     const START_FEN: &'static str = START_FEN;
     const MOVERS: [&'static str; 2] = ["for White", "for Black"];
@@ -109,16 +100,8 @@ impl PgnGame for Chess {
             .or_else(|error| pos.parse_uci(text).map_err(|_| error))
     }
 
-    fn make(pos: &mut Position, mv: Move) {
-        pos.make(mv);
-    }
-
-    fn second_to_move(pos: &Position) -> bool {
-        pos.side_to_move() == Color::Black
-    }
-
-    fn fullmove(pos: &Position) -> u16 {
-        pos.fullmove()
+    fn turn(pos: &Position) -> (bool, u16) {
+        (pos.side_to_move() == Color::Black, pos.fullmove())
     }
 }
 

@@ -21,6 +21,7 @@
 //! - A result token (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the game's moves and must agree with
 //!   its `Result` tag; a game with neither has result `*`.
 
+use crate::game::Rules;
 use std::fmt::{Debug, Display};
 use thiserror::Error;
 
@@ -29,22 +30,29 @@ pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// One game: tags, start position, moves and result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record<M> {
+pub struct Record<G: PgnGame> {
     /// Tag pairs in order, other than `Result`, `FEN` and the tags the game derives when
     /// writing (xiangqi `Format`, chess `SetUp`), which live in the fields below.
     pub tags: Vec<(String, String)>,
     /// The start position as FEN (the game's standard start when the record has none).
     pub start_fen: String,
     /// The moves from the start position, all legal in turn.
-    pub moves: Vec<M>,
+    pub moves: Vec<G::Move>,
     /// `1-0` (the side that moves first won), `0-1` (the other side won), `1/2-1/2` or `*`
     /// (unfinished or unknown).
     pub result: String,
 }
 
-impl<M> Record<M> {
+impl<G: PgnGame> Default for Record<G> {
+    /// No tags, the game's standard start, no moves, result `*`.
+    fn default() -> Record<G> {
+        Record::starting_at(G::START_FEN)
+    }
+}
+
+impl<G: PgnGame> Record<G> {
     /// No tags, the start position `start_fen`, no moves, result `*`.
-    pub fn starting_at(start_fen: &str) -> Record<M> {
+    pub fn starting_at(start_fen: &str) -> Record<G> {
         Record {
             tags: Vec::new(),
             start_fen: start_fen.to_string(),
@@ -62,17 +70,14 @@ impl<M> Record<M> {
     }
 }
 
-/// What a game tells the PGN reader: its positions, its own tags and its move text.
-pub trait PgnGame: Clone + Debug + PartialEq + Eq {
-    /// A position moves are read in.
-    type Position;
-    /// A move.
-    type Move: Copy;
+/// What a game tells the PGN reader beyond its [`Rules`] (positions, moves, make): its
+/// start, its own tags, its move text, and whose move it is.
+pub trait PgnGame: Rules<Move: Debug> + Clone + Debug + PartialEq + Eq {
     /// The move notation chosen by the game's tags while reading (`()` when there is no
     /// choice).
     type Format: Copy + Default;
     /// Why a `FEN` tag gives no position.
-    type FenError: Clone + Debug + PartialEq + Eq + Display;
+    type StartError: Clone + Debug + PartialEq + Eq + Display;
     /// Why move text is not a legal move.
     type MoveError: Clone + Debug + PartialEq + Eq + Display;
     /// The standard start, for a game without a `FEN` tag.
@@ -83,7 +88,7 @@ pub trait PgnGame: Clone + Debug + PartialEq + Eq {
     const FORMATS: &'static str;
 
     /// The position a `FEN` tag (or [`PgnGame::START_FEN`]) describes.
-    fn start(fen: &str) -> Result<Self::Position, Self::FenError>;
+    fn start(fen: &str) -> Result<Self::Position, Self::StartError>;
     /// Reads a tag the game derives itself (other than `FEN` and `Result`): `Ok(true)` when
     /// it is consumed, `Ok(false)` when it is an ordinary tag to keep in the record.
     fn read_tag(
@@ -97,12 +102,8 @@ pub trait PgnGame: Clone + Debug + PartialEq + Eq {
         text: &str,
         format: Self::Format,
     ) -> Result<Self::Move, Self::MoveError>;
-    /// Plays a legal move.
-    fn make(pos: &mut Self::Position, mv: Self::Move);
-    /// Whether the second side (Black) is to move.
-    fn second_to_move(pos: &Self::Position) -> bool;
-    /// The move number, as in FEN's last field.
-    fn fullmove(pos: &Self::Position) -> u16;
+    /// Whether the second side (Black) is to move, and the move number (FEN's last field).
+    fn turn(pos: &Self::Position) -> (bool, u16);
 }
 
 /// A PGN read error: the 1-based line and what is wrong there.
@@ -128,7 +129,7 @@ pub enum PgnErrorKind<G: PgnGame> {
     },
     /// A `FEN` tag that is not a valid position.
     #[error("{0}")]
-    BadFen(Box<G::FenError>),
+    BadFen(Box<G::StartError>),
     /// A `Format` tag naming no notation the game knows (xiangqi; a chess record keeps
     /// `Format` as an ordinary tag).
     #[error("unknown Format '{0}'; expected {formats}", formats = G::FORMATS)]
@@ -374,7 +375,7 @@ fn strip_move_number(token: &str) -> Option<&str> {
 /// Errors name the line and what is wrong there: a malformed tag line, a bad FEN or Format,
 /// move text that denotes no legal move, an unterminated comment or variation, a result
 /// token that disagrees with the `Result` tag or is followed by more moves.
-pub fn read_games<G: PgnGame>(text: &str) -> Result<Vec<Record<G::Move>>, PgnError<G>> {
+pub fn read_games<G: PgnGame>(text: &str) -> Result<Vec<Record<G>>, PgnError<G>> {
     let mut lexer = Lexer::default();
     let mut reader = Reader::<G> {
         games: Vec::new(),
@@ -434,7 +435,7 @@ impl<G: PgnGame> Pending<G> {
         Ok(self.pos.insert(pos))
     }
 
-    fn finish(mut self) -> Result<Record<G::Move>, PgnError<G>> {
+    fn finish(mut self) -> Result<Record<G>, PgnError<G>> {
         self.position()?;
         let result = match (self.result_token, self.result_tag) {
             (Some((token, line)), Some(tag)) if token != tag && token != "*" && tag != "*" => {
@@ -460,7 +461,7 @@ impl<G: PgnGame> Pending<G> {
 }
 
 struct Reader<G: PgnGame> {
-    games: Vec<Record<G::Move>>,
+    games: Vec<Record<G>>,
     game: Pending<G>,
 }
 
@@ -507,9 +508,9 @@ impl<G: PgnGame> Reader<G> {
         let format = game.format;
         let pos = game.position()?;
         let mv = G::parse_move(pos, text, format).map_err(|e| {
-            let second = G::second_to_move(pos);
+            let (second, fullmove) = G::turn(pos);
             error(PgnErrorKind::BadMove {
-                number: format!("{}{}", G::fullmove(pos), if second { "..." } else { "." }),
+                number: format!("{fullmove}{}", if second { "..." } else { "." }),
                 side: G::MOVERS[usize::from(second)],
                 text: text.to_string(),
                 error: Box::new(e),
@@ -520,7 +521,7 @@ impl<G: PgnGame> Reader<G> {
         Ok(())
     }
 
-    fn finish(mut self) -> Result<Vec<Record<G::Move>>, PgnError<G>> {
+    fn finish(mut self) -> Result<Vec<Record<G>>, PgnError<G>> {
         if self.game.started {
             let last = std::mem::take(&mut self.game);
             self.games.push(last.finish()?);
@@ -549,7 +550,7 @@ pub fn write_tag(out: &mut String, name: &str, value: &str) {
 }
 
 /// Writes the roster tags in order, each with its default value when the record lacks it.
-pub fn write_roster<M>(out: &mut String, record: &Record<M>, roster: &[(&str, &str)]) {
+pub fn write_roster<G: PgnGame>(out: &mut String, record: &Record<G>, roster: &[(&str, &str)]) {
     for &(name, default) in roster {
         write_tag(out, name, record.tag(name).unwrap_or(default));
     }
@@ -557,9 +558,9 @@ pub fn write_roster<M>(out: &mut String, record: &Record<M>, roster: &[(&str, &s
 
 /// Writes the record's tags in order, leaving out the roster's and `derived` (the tags the
 /// game writes itself from the record's fields).
-pub fn write_other_tags<M>(
+pub fn write_other_tags<G: PgnGame>(
     out: &mut String,
-    record: &Record<M>,
+    record: &Record<G>,
     roster: &[(&str, &str)],
     derived: &[&str],
 ) {
@@ -579,17 +580,17 @@ pub fn write_other_tags<M>(
 pub fn write_movetext<G: PgnGame, E>(
     out: &mut String,
     mut pos: G::Position,
-    record: &Record<G::Move>,
+    record: &Record<G>,
     comments: &[String],
     mut render: impl FnMut(&mut G::Position, G::Move, usize) -> Result<String, E>,
 ) -> Result<(), E> {
     out.push('\n');
     let mut tokens = Vec::with_capacity(record.moves.len() * 3 / 2 + 1);
     for (i, &mv) in record.moves.iter().enumerate() {
-        match (G::second_to_move(&pos), i) {
-            (false, _) => tokens.push(format!("{}.", G::fullmove(&pos))),
-            (true, 0) => tokens.push(format!("{}...", G::fullmove(&pos))),
-            (true, _) => {}
+        match (G::turn(&pos), i) {
+            ((false, fullmove), _) => tokens.push(format!("{fullmove}.")),
+            ((true, fullmove), 0) => tokens.push(format!("{fullmove}...")),
+            ((true, _), _) => {}
         }
         tokens.push(render(&mut pos, mv, i)?);
         G::make(&mut pos, mv);

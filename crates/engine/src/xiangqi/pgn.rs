@@ -33,7 +33,7 @@ pub use crate::text::pgn::RESULTS;
 /// One game: tags (other than `Result`, `FEN` and `Format`, which live in the other fields
 /// and in the notation chosen when writing), start position, moves and result (`1-0`: Red
 /// won).
-pub type GameRecord = crate::text::pgn::Record<Move>;
+pub type GameRecord = crate::text::pgn::Record<Xiangqi>;
 
 /// A PGN read error: the 1-based line and what is wrong there.
 pub type PgnError = crate::text::pgn::PgnError<Xiangqi>;
@@ -41,19 +41,10 @@ pub type PgnError = crate::text::pgn::PgnError<Xiangqi>;
 /// What is wrong with a PGN record.
 pub type PgnErrorKind = crate::text::pgn::PgnErrorKind<Xiangqi>;
 
-impl Default for GameRecord {
-    /// No tags, the standard start, no moves, result `*`.
-    fn default() -> GameRecord {
-        GameRecord::starting_at(START_FEN)
-    }
-}
-
 impl PgnGame for Xiangqi {
-    type Position = Position;
-    type Move = Move;
     /// The notation a `Format` tag names (ICCS when there is none).
     type Format = Option<Notation>;
-    type FenError = NotationError;
+    type StartError = NotationError;
     type MoveError = NotationError;
     const START_FEN: &'static str = START_FEN;
     const MOVERS: [&'static str; 2] = ["for Red", "for Black"];
@@ -95,16 +86,8 @@ impl PgnGame for Xiangqi {
         })
     }
 
-    fn make(pos: &mut Position, mv: Move) {
-        pos.make(mv);
-    }
-
-    fn second_to_move(pos: &Position) -> bool {
-        pos.side_to_move() == Color::Black
-    }
-
-    fn fullmove(pos: &Position) -> u16 {
-        pos.fullmove()
+    fn turn(pos: &Position) -> (bool, u16) {
+        (pos.side_to_move() == Color::Black, pos.fullmove())
     }
 }
 
