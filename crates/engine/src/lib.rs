@@ -25,6 +25,7 @@ pub mod move_list;
 pub mod params;
 pub mod perft;
 pub mod search;
+pub mod text;
 pub mod xiangqi;
 
 pub use engine::{Engine, EngineConfig};

@@ -4,52 +4,27 @@
 
 use super::setup::Setup;
 use super::types::{Castling, Color, Piece, PieceKind, Square, SQUARE_COUNT};
+use crate::text::fen::{counters, fen_error, fields, second_to_move, Board};
 use std::fmt;
 use std::str::FromStr;
-use thiserror::Error;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Why text is not FEN. Every variant says where in the text the problem is.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum FenError {
-    /// The text is empty.
-    #[error("empty FEN")]
-    Empty,
-    /// Wrong number of space-separated fields.
-    #[error(
-        "FEN has {0} fields; expected 4 or 6 (board, side, castling, en passant[, halfmove, move])"
-    )]
-    FieldCount(usize),
-    /// The board field does not have 8 rows.
-    #[error("board has {0} rows separated by '/'; expected 8")]
-    RowCount(usize),
-    /// A row does not cover 8 files.
-    #[error("row {row} (rank {rank}) covers {files} files; expected 8")]
-    FileCount {
-        /// 1-based row number in the FEN (row 1 = rank 8).
-        row: usize,
-        /// The rank that row describes (1..=8).
-        rank: u8,
-        /// Files the row covered.
-        files: usize,
-    },
-    /// A character that is neither a piece letter nor a digit 1–8.
-    #[error("unknown character '{ch}' in row {row} (rank {rank}), character {column} of the FEN")]
-    UnknownChar {
-        /// The character.
-        ch: char,
-        /// 1-based row number.
-        row: usize,
-        /// The rank that row describes (1..=8).
-        rank: u8,
-        /// 1-based character position in the whole text.
-        column: usize,
-    },
-    /// The side-to-move field is not `w` or `b`.
-    #[error("side to move '{0}' (field 2) is not 'w' or 'b'")]
-    Side(String),
+/// The board as FEN writes it: 8 rows of 8 files; error messages number the ranks 8 to 1.
+const BOARD: Board = Board {
+    files: 8,
+    ranks: 8,
+    top_rank_name: 8,
+};
+
+fen_error! {
+    /// Why text is not FEN. Every variant says where in the text the problem is.
+    fields: "4 or 6 (board, side, castling, en passant[, halfmove, move])",
+    rows: 8,
+    files: 8,
+    sides: "'w' or 'b'",
+    rank: "The rank that row describes (1..=8).";
     /// The castling field is not `-` or letters of `KQkq` (X-FEN) and file letters `A`–`H`,
     /// `a`–`h` (Shredder-FEN), at most one per side of each king.
     #[error(
@@ -59,18 +34,6 @@ pub enum FenError {
     /// The en-passant field is not `-` or a square.
     #[error("en-passant square '{0}' (field 4) is not '-' or a square a1–h8")]
     EnPassant(String),
-    /// Field 5 or 6 is not a number in range.
-    #[error("field {field} ({name}) is '{value}'; expected a whole number{range}")]
-    Number {
-        /// 1-based field number.
-        field: usize,
-        /// What the field means.
-        name: &'static str,
-        /// Text found.
-        value: String,
-        /// Range text, e.g. " from 1 to 65535".
-        range: &'static str,
-    },
 }
 
 impl Setup {
@@ -90,63 +53,21 @@ impl Setup {
     }
 
     fn parse_with(fen: &str, chess960: bool) -> Result<Setup, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.is_empty() {
-            return Err(FenError::Empty);
-        }
-        if !matches!(fields.len(), 4 | 6) {
-            return Err(FenError::FieldCount(fields.len()));
-        }
-        let rows: Vec<&str> = fields[0].split('/').collect();
-        if rows.len() != 8 {
-            return Err(FenError::RowCount(rows.len()));
-        }
-        // Characters before the board field, for error positions.
-        let lead = fen.chars().take_while(|c| c.is_whitespace()).count();
-        let mut row_start = lead;
+        let fields = fields(fen, &[4, 6])?;
         let mut board = [Piece::EMPTY; SQUARE_COUNT];
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 7 - i as u8;
-            let mut file = 0usize;
-            for (offset, ch) in row.chars().enumerate() {
-                if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    file += d as usize;
-                } else {
-                    let kind = PieceKind::from_upper(ch.to_ascii_uppercase())
-                        .filter(|_| ch.is_ascii_alphabetic())
-                        .ok_or(FenError::UnknownChar {
-                            ch,
-                            row: i + 1,
-                            rank: rank + 1,
-                            column: row_start + offset + 1,
-                        })?;
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    if file < 8 {
-                        board[Square::new(file as u8, rank).index()] = Piece::new(color, kind);
-                    }
-                    file += 1;
-                }
-                if file > 8 {
-                    break;
-                }
-            }
-            if file != 8 {
-                return Err(FenError::FileCount {
-                    row: i + 1,
-                    rank: rank + 1,
-                    files: file,
-                });
-            }
-            row_start += row.chars().count() + 1;
-        }
-        let side = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => return Err(FenError::Side(other.to_string())),
+        BOARD.read(
+            fen,
+            fields[0],
+            PieceKind::from_upper,
+            |file, rank, kind, white| {
+                let color = if white { Color::White } else { Color::Black };
+                board[Square::new(file, rank).index()] = Piece::new(color, kind);
+            },
+        )?;
+        let side = if second_to_move(fields[1])? {
+            Color::Black
+        } else {
+            Color::White
         };
         let mut setup = Setup {
             board,
@@ -159,33 +80,12 @@ impl Setup {
             fullmove: 1,
         };
         parse_castling(fields[2], &mut setup)?;
-        let en_passant = match fields[3] {
+        setup.en_passant = match fields[3] {
             "-" => None,
             s => Some(Square::parse(s).ok_or_else(|| FenError::EnPassant(s.to_string()))?),
         };
-        let mut halfmove = 0;
-        let mut fullmove = 1;
-        if fields.len() == 6 {
-            halfmove = fields[4].parse::<u16>().map_err(|_| FenError::Number {
-                field: 5,
-                name: "plies since the last capture or pawn move",
-                value: fields[4].to_string(),
-                range: " from 0 to 65535",
-            })?;
-            fullmove = fields[5]
-                .parse::<u16>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| FenError::Number {
-                    field: 6,
-                    name: "move number",
-                    value: fields[5].to_string(),
-                    range: " from 1 to 65535",
-                })?;
-        }
-        setup.en_passant = en_passant;
-        setup.halfmove = halfmove;
-        setup.fullmove = fullmove;
+        (setup.halfmove, setup.fullmove) =
+            counters(&fields, "plies since the last capture or pawn move")?;
         Ok(setup)
     }
 
@@ -241,35 +141,17 @@ impl FromStr for Setup {
 impl fmt::Display for Setup {
     /// The FEN text (6 fields).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::with_capacity(90);
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                let p = self.board[Square::new(file, rank).index()];
-                if p.is_empty() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.fen_char());
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let board = BOARD.write(|file, rank| {
+            let p = self.board[Square::new(file, rank).index()];
+            (!p.is_empty()).then(|| p.fen_char())
+        });
         let ep = self
             .en_passant
             .map_or_else(|| "-".to_string(), |sq| sq.to_string());
         write!(
             f,
             "{} {} {} {} {} {}",
-            s,
+            board,
             self.side.fen_char(),
             self.castling_field(),
             ep,
