@@ -66,6 +66,8 @@ pub struct PgnContext {
     pub notation: Notation,
     /// The game of the run.
     pub kind: GameKind,
+    /// Chess960: records say `[Variant "Chess960"]` and always carry `SetUp` and `FEN`.
+    pub chess960: bool,
 }
 
 impl PgnContext {
@@ -79,6 +81,7 @@ impl PgnContext {
         let event = format!("chuhan {}", config.command);
         PgnContext {
             kind: config.game,
+            chess960: config.chess960,
             ..PgnContext::of_manifest(manifest, &event, game, config.pgn_format)
         }
     }
@@ -98,6 +101,7 @@ impl PgnContext {
             game,
             notation,
             kind: GameKind::Xiangqi,
+            chess960: false,
         }
     }
 }
@@ -265,8 +269,12 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         game: row.game,
         reason,
     };
-    let mut pos = chess::Position::from_fen(&row.opening)
-        .map_err(|e| bad(format!("opening '{}': {e}", row.opening)))?;
+    let read = if ctx.chess960 {
+        chess::Position::from_fen_chess960
+    } else {
+        chess::Position::from_fen
+    };
+    let mut pos = read(&row.opening).map_err(|e| bad(format!("opening '{}': {e}", row.opening)))?;
     let start = pos.clone();
     let mut moves = Vec::new();
     for text in row.moves.split_whitespace() {
@@ -274,7 +282,7 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         pos.make(mv);
         moves.push(mv);
     }
-    let tags = [
+    let mut tags = vec![
         ("Event", ctx.event.clone()),
         ("Site", ctx.site.clone()),
         ("Date", ctx.date.clone()),
@@ -284,11 +292,21 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         ("PlyCount", moves.len().to_string()),
         ("Termination", chess_termination_text(row)),
     ];
+    if ctx.chess960 {
+        tags.push(("Variant", "Chess960".into()));
+    }
     // The tag section from the engine's writer (a record without moves), the move text here,
     // so that each move can carry its comment.
     let head = chess::GameRecord {
-        tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
-        start_fen: row.opening.clone(),
+        tags: tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+        // The engine's writer reads the start by standard rules, so a Chess960 record's
+        // tags are written from the standard start and its SetUp and FEN added here (X-FEN
+        // as our position writes it, which every Chess960 reader takes).
+        start_fen: if ctx.chess960 {
+            chess::START_FEN.to_string()
+        } else {
+            row.opening.clone()
+        },
         moves: Vec::new(),
         result: row.result.as_pgn().to_string(),
     };
@@ -296,6 +314,10 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
     let mut text = written
         .split_once("\n\n")
         .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"));
+    if ctx.chess960 {
+        let fen = start.to_fen();
+        text.insert_str(text.len() - 1, &format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
+    }
     let mut tokens: Vec<String> = Vec::new();
     let mut pos = start;
     for (i, &mv) in moves.iter().enumerate() {
@@ -595,6 +617,7 @@ mod tests {
             game: GameConfig::default(),
             notation,
             kind: GameKind::Xiangqi,
+            chess960: false,
         }
     }
 
