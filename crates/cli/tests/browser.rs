@@ -773,3 +773,118 @@ fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
     assert_eq!(records[0].moves.len(), 1);
     assert_eq!(records[0].result, "1-0");
 }
+
+/// Shuffles the person's piece `from`-`to`-`from` by clicks while the player's only legal
+/// moves shuttle its king back and forth, until the page shows the judge's draw; then checks
+/// that no move is offered or accepted.
+fn shuffle_to_a_repetition(
+    browser: &Browser,
+    port: u16,
+    id: u64,
+    (from, to): (&str, &str),
+    expected: &[&str],
+) {
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    let over = "return document.getElementById('status').textContent.indexOf('Game over') === 0;";
+    for (i, (a, b)) in [(from, to), (to, from), (from, to), (to, from)]
+        .into_iter()
+        .enumerate()
+    {
+        browser.wait(your_move, "the person's turn");
+        // The position has not yet come a third time: the game goes on.
+        let (_, state) = http(port, "GET", &format!("/api/games/{id}"), None);
+        assert_eq!(state["verdict"], Value::Null, "before move {i}: {state}");
+        browser.click(&format!("rect.hit[data-sq=\"{a}\"]"));
+        browser.click(&format!("rect.hit[data-sq=\"{b}\"]"));
+    }
+    // The player's forced reply brings the start position back a third time.
+    browser.wait(over, "the verdict");
+    assert_eq!(browser.text("#status"), "Game over: 1/2-1/2 repetition");
+    let (_, state) = http(port, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(state["verdict"], json!("1/2-1/2 repetition"));
+    assert_eq!(state["moves"], json!(expected));
+    assert_eq!(state["your_turn"], json!(false));
+    // No more moves: none offered on the board, and the server refuses one.
+    browser.click(&format!("rect.hit[data-sq=\"{from}\"]"));
+    assert_eq!(
+        browser.js("return document.querySelectorAll('circle.target').length;"),
+        json!(0)
+    );
+    let (status, v) = http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&json!({ "uci": format!("{from}{to}") })),
+    );
+    assert_eq!(status, 409, "{v}");
+    assert!(v.to_string().contains("the game is over"), "{v}");
+    let (_, after) = http(port, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(
+        after["moves"], state["moves"],
+        "nothing was played after the verdict"
+    );
+}
+
+#[test]
+fn play_shows_a_repetition_draw_in_chess_and_xiangqi_and_then_takes_no_move() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-repetition");
+    let _ = std::fs::remove_dir_all(&save);
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
+    let browser = Browser::start("repetition");
+    let open = |fen: &str, game: &str| {
+        browser.open(&format!(
+            "http://127.0.0.1:{port}/play?fen={}",
+            fen.replace(' ', "%20")
+        ));
+        browser.wait("return document.readyState === 'complete';", "the page");
+        browser.js(&format!(
+            "document.getElementById('gamekind').value = '{game}'; return 0;"
+        ));
+        browser.click("#new");
+    };
+    // Chess: a knight goes g1-h3 and back; Black's king has h8-g8 and back alone (the rook
+    // holds the f-file, the h6 pawn g7, Black's h-pawn is blocked). Threefold repetition.
+    open("7k/7p/7P/8/8/8/8/K4RN1 w - - 0 1", "chess");
+    browser.wait(
+        "return document.getElementById('board').getAttribute('data-game') === 'chess';",
+        "the chess board",
+    );
+    shuffle_to_a_repetition(
+        &browser,
+        port,
+        1,
+        ("g1", "h3"),
+        &[
+            "g1h3", "h8g8", "h3g1", "g8h8", "g1h3", "h8g8", "h3g1", "g8h8",
+        ],
+    );
+    browser.screenshot("play-chess-repetition.png");
+    let pgn = std::fs::read_to_string(save.join("game-1.pgn")).unwrap();
+    let record = &chuhan_engine::chess::read_pgn(&pgn).unwrap()[0];
+    assert_eq!((record.moves.len(), record.result.as_str()), (8, "1/2-1/2"));
+    // Xiangqi: a horse goes b0-c2 and back; Black's general has d9-d8 and back alone (e9
+    // and e8 face the red general, the chariot holds rank 7). Neither side checks or chases,
+    // so the third occurrence is a draw, not a loss (docs/xiangqi-rules.md).
+    open("3k5/9/R8/9/9/9/9/9/9/1N2K4 w - - 0 1", "xiangqi");
+    shuffle_to_a_repetition(
+        &browser,
+        port,
+        2,
+        ("b0", "c2"),
+        &[
+            "b0c2", "d9d8", "c2b0", "d8d9", "b0c2", "d9d8", "c2b0", "d8d9",
+        ],
+    );
+    browser.screenshot("play-xiangqi-repetition.png");
+}
