@@ -888,3 +888,108 @@ fn play_shows_a_repetition_draw_in_chess_and_xiangqi_and_then_takes_no_move() {
     );
     browser.screenshot("play-xiangqi-repetition.png");
 }
+
+#[test]
+fn chess960_play_starts_from_a_numbered_position_and_castles_by_clicks() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess960");
+    let _ = std::fs::remove_dir_all(&save);
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--game",
+        "chess",
+        "--chess960",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
+    let browser = Browser::start("chess960");
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    let start = |query: &str| {
+        browser.open(&format!("http://127.0.0.1:{port}/play?{query}"));
+        browser.wait("return document.readyState === 'complete';", "the page");
+        browser.click("#new");
+        browser.wait(your_move, "the person's turn");
+    };
+    // Start position 959 by Scharnagl's numbering, drawn on the page.
+    start("chess960=959");
+    let (_, state) = http(port, "GET", "/api/games/1", None);
+    let fen959 = "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1";
+    assert_eq!(state["start_fen"], json!(fen959));
+    assert_eq!(
+        browser.js(PAGE_BOARD_JS),
+        json!(fen959.split(' ').next().unwrap())
+    );
+    // Without a number: a Chess960 start (drawn from the game's number): pawns on their
+    // ranks, White's pieces mirrored by Black's, bishops on both colours, the king between
+    // the rooks.
+    start("");
+    let (_, state) = http(port, "GET", "/api/games/2", None);
+    let fen = state["start_fen"].as_str().unwrap();
+    let rows: Vec<&str> = fen.split(' ').next().unwrap().split('/').collect();
+    assert_eq!(
+        rows[1..7],
+        ["pppppppp", "8", "8", "8", "8", "PPPPPPPP"],
+        "{fen}"
+    );
+    assert_eq!(rows[0].to_uppercase(), rows[7], "{fen}");
+    assert!(fen.ends_with(" w KQkq - 0 1"), "{fen}");
+    let back: Vec<char> = rows[7].chars().collect();
+    let at = |p: char| (0..8).filter(|&f| back[f] == p).collect::<Vec<_>>();
+    let (bishops, rooks, king) = (at('B'), at('R'), at('K'));
+    assert_eq!(
+        (
+            bishops.len(),
+            rooks.len(),
+            king.len(),
+            at('Q').len(),
+            at('N').len()
+        ),
+        (2, 2, 1, 1, 2)
+    );
+    assert_ne!(bishops[0] % 2, bishops[1] % 2, "{fen}");
+    assert!(rooks[0] < king[0] && king[0] < rooks[1], "{fen}");
+
+    // King on e1, castling rooks on b1 and g1: the king clicked onto its own rook castles.
+    let fen = "1r2k1r1/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/1R2K1R1 w KQkq - 4 8";
+    let query = format!("fen={}", fen.replace(' ', "%20"));
+    start(&query);
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    let targets = browser.js("return Array.from(document.querySelectorAll('circle.target')).map(c => c.getAttribute('data-sq')).sort();");
+    // b1 (the rook: O-O-O), c1 (the king's target, reached by no other king move), the
+    // steps d1, e2 and f1, and g1 (the rook of O-O, which is also the king's target).
+    assert_eq!(targets, json!(["b1", "c1", "d1", "e2", "f1", "g1"]));
+    browser.click("rect.hit[data-sq=\"b1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/3", None);
+    assert_eq!(state["moves"][0], "e1b1");
+    assert_eq!(state["san"][0], "O-O-O");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert!(board.ends_with("/2KR2R1"), "{board}");
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    // The same castle by the king's move onto c1.
+    start(&query);
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    browser.click("rect.hit[data-sq=\"c1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/4", None);
+    assert_eq!(state["moves"][0], "e1b1");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    browser.screenshot("chess960-play.png");
+    // Saved as a Chess960 record.
+    let pgn = std::fs::read_to_string(save.join("game-4.pgn")).unwrap();
+    for tag in [
+        "[Variant \"Chess960\"]",
+        "[SetUp \"1\"]",
+        &format!("[FEN \"{fen}\"]"),
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    assert!(pgn.contains("8. O-O-O"), "{pgn}");
+}
