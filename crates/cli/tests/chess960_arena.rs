@@ -701,3 +701,79 @@ fn our_chess_engine_plays_stockfish_at_chess960_and_every_game_replays() {
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
     assert_eq!(read_960_pgn(&pgn).len(), 6);
 }
+
+#[test]
+fn a_chess960_ladder_and_sprt_play_from_960_starts_and_replay() {
+    let dir = scratch("ladder");
+    let file = dir.join("ladder.toml");
+    let ladder = r#"name = "c960"
+game = "chess"
+chess960 = true
+seed = 3
+pairs = 1
+neighbours = 1
+max_nodes = 500
+
+[[players]]
+name = "random"
+spec = "random"
+
+[[players]]
+name = "greedy"
+spec = "greedy"
+
+[[players]]
+name = "easy"
+spec = "easy"
+"#;
+    std::fs::write(&file, ladder).unwrap();
+    let out = dir.join("run");
+    let (code, stdout, err) = chuhan(&[
+        "ladder",
+        "--config",
+        file.to_str().unwrap(),
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let manifest = std::fs::read_to_string(out.join("manifest.toml")).unwrap();
+    assert!(manifest.contains("chess960 = true"), "{manifest}");
+    let starts: HashSet<String> = start_positions().into_iter().collect();
+    assert!(rows(&out).iter().all(|g| starts.contains(&g["opening"])));
+    assert_eq!(replay_all(&out).0, 4);
+    // Chess960 is not a xiangqi ladder's.
+    let xq = dir.join("xq.toml");
+    std::fs::write(&xq, ladder.replace("game = \"chess\"\n", "")).unwrap();
+    let (code, _, err) = chuhan(&["ladder", "--config", xq.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("chess960"), "{err}");
+
+    let sprt = dir.join("sprt");
+    let (code, stdout, err) = chuhan(&[
+        "sprt",
+        "--game",
+        "chess",
+        "--chess960",
+        "--test",
+        "medium",
+        "--base",
+        "easy",
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--max-pairs",
+        "6",
+        "--nodes",
+        "400",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--out",
+        sprt.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(rows(&sprt).iter().all(|g| starts.contains(&g["opening"])));
+    assert!(replay_all(&sprt).0 >= 2);
+}
