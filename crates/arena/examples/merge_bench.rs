@@ -41,6 +41,7 @@ fn main() -> anyhow::Result<()> {
     let pairs = games / 2;
     let config = RunConfig {
         game: Default::default(),
+        chess960: false,
         command: RunKind::Match,
         seed: 1,
         pairs,

@@ -39,6 +39,7 @@ fn config(pairs: u64) -> RunConfig {
     RunConfig {
         command: RunKind::Match,
         game: Default::default(),
+        chess960: false,
         seed: 1,
         pairs,
         rules: chuhan_engine::RuleSet::default(),

@@ -421,9 +421,27 @@ pub struct GameArgs {
     /// say `game = "chess"` instead, and a resumed run keeps the game it started with.
     #[arg(long, value_enum)]
     pub game: Option<GameArg>,
+    /// Chess960 (with chess): games start from the 960 start positions (Scharnagl numbers,
+    /// chosen by the seed; both games of a pair from the same one) or from `--openings` of
+    /// Chess960 FEN/EPD lines, castling by Chess960's rules; external engines are sent
+    /// `UCI_Chess960`.
+    #[arg(long, conflicts_with = "variant")]
+    pub chess960: bool,
+    /// The chess variant: `standard` (the default) or `chess960` (as `--chess960`).
+    #[arg(long, value_parser = ["standard", "chess960"])]
+    pub variant: Option<String>,
 }
 
 impl GameArgs {
+    /// Chess960 asked for (`--chess960`, `--variant chess960`): `Some(true)`; `--variant
+    /// standard`: `Some(false)`; neither: `None`.
+    pub fn chess960(&self) -> Option<bool> {
+        if self.chess960 {
+            return Some(true);
+        }
+        self.variant.as_deref().map(|v| v == "chess960")
+    }
+
     /// The game asked for, if `--game` was given.
     pub fn kind(&self) -> Option<chuhan_arena::play::any::GameKind> {
         self.game.map(|g| match g {

@@ -773,3 +773,223 @@ fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
     assert_eq!(records[0].moves.len(), 1);
     assert_eq!(records[0].result, "1-0");
 }
+
+/// Shuffles the person's piece `from`-`to`-`from` by clicks while the player's only legal
+/// moves shuttle its king back and forth, until the page shows the judge's draw; then checks
+/// that no move is offered or accepted.
+fn shuffle_to_a_repetition(
+    browser: &Browser,
+    port: u16,
+    id: u64,
+    (from, to): (&str, &str),
+    expected: &[&str],
+) {
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    let over = "return document.getElementById('status').textContent.indexOf('Game over') === 0;";
+    for (i, (a, b)) in [(from, to), (to, from), (from, to), (to, from)]
+        .into_iter()
+        .enumerate()
+    {
+        browser.wait(your_move, "the person's turn");
+        // The position has not yet come a third time: the game goes on.
+        let (_, state) = http(port, "GET", &format!("/api/games/{id}"), None);
+        assert_eq!(state["verdict"], Value::Null, "before move {i}: {state}");
+        browser.click(&format!("rect.hit[data-sq=\"{a}\"]"));
+        browser.click(&format!("rect.hit[data-sq=\"{b}\"]"));
+    }
+    // The player's forced reply brings the start position back a third time.
+    browser.wait(over, "the verdict");
+    assert_eq!(browser.text("#status"), "Game over: 1/2-1/2 repetition");
+    let (_, state) = http(port, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(state["verdict"], json!("1/2-1/2 repetition"));
+    assert_eq!(state["moves"], json!(expected));
+    assert_eq!(state["your_turn"], json!(false));
+    // No more moves: none offered on the board, and the server refuses one.
+    browser.click(&format!("rect.hit[data-sq=\"{from}\"]"));
+    assert_eq!(
+        browser.js("return document.querySelectorAll('circle.target').length;"),
+        json!(0)
+    );
+    let (status, v) = http(
+        port,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&json!({ "uci": format!("{from}{to}") })),
+    );
+    assert_eq!(status, 409, "{v}");
+    assert!(v.to_string().contains("the game is over"), "{v}");
+    let (_, after) = http(port, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(
+        after["moves"], state["moves"],
+        "nothing was played after the verdict"
+    );
+}
+
+#[test]
+fn play_shows_a_repetition_draw_in_chess_and_xiangqi_and_then_takes_no_move() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-repetition");
+    let _ = std::fs::remove_dir_all(&save);
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
+    let browser = Browser::start("repetition");
+    let open = |fen: &str, game: &str| {
+        browser.open(&format!(
+            "http://127.0.0.1:{port}/play?fen={}",
+            fen.replace(' ', "%20")
+        ));
+        browser.wait("return document.readyState === 'complete';", "the page");
+        browser.js(&format!(
+            "document.getElementById('gamekind').value = '{game}'; return 0;"
+        ));
+        browser.click("#new");
+    };
+    // Chess: a knight goes g1-h3 and back; Black's king has h8-g8 and back alone (the rook
+    // holds the f-file, the h6 pawn g7, Black's h-pawn is blocked). Threefold repetition.
+    open("7k/7p/7P/8/8/8/8/K4RN1 w - - 0 1", "chess");
+    browser.wait(
+        "return document.getElementById('board').getAttribute('data-game') === 'chess';",
+        "the chess board",
+    );
+    shuffle_to_a_repetition(
+        &browser,
+        port,
+        1,
+        ("g1", "h3"),
+        &[
+            "g1h3", "h8g8", "h3g1", "g8h8", "g1h3", "h8g8", "h3g1", "g8h8",
+        ],
+    );
+    browser.screenshot("play-chess-repetition.png");
+    let pgn = std::fs::read_to_string(save.join("game-1.pgn")).unwrap();
+    let record = &chuhan_engine::chess::read_pgn(&pgn).unwrap()[0];
+    assert_eq!((record.moves.len(), record.result.as_str()), (8, "1/2-1/2"));
+    // Xiangqi: a horse goes b0-c2 and back; Black's general has d9-d8 and back alone (e9
+    // and e8 face the red general, the chariot holds rank 7). Neither side checks or chases,
+    // so the third occurrence is a draw, not a loss (docs/xiangqi-rules.md).
+    open("3k5/9/R8/9/9/9/9/9/9/1N2K4 w - - 0 1", "xiangqi");
+    shuffle_to_a_repetition(
+        &browser,
+        port,
+        2,
+        ("b0", "c2"),
+        &[
+            "b0c2", "d9d8", "c2b0", "d8d9", "b0c2", "d9d8", "c2b0", "d8d9",
+        ],
+    );
+    browser.screenshot("play-xiangqi-repetition.png");
+}
+
+#[test]
+fn chess960_play_starts_from_a_numbered_position_and_castles_by_clicks() {
+    let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess960");
+    let _ = std::fs::remove_dir_all(&save);
+    let play = common::start_served(&[
+        "play",
+        "--no-open",
+        "--game",
+        "chess",
+        "--chess960",
+        "--player",
+        "random",
+        "--port",
+        "0",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let port = play.port;
+    let browser = Browser::start("chess960");
+    let your_move =
+        "return document.getElementById('status').textContent.indexOf('Your move') === 0;";
+    let start = |query: &str| {
+        browser.open(&format!("http://127.0.0.1:{port}/play?{query}"));
+        browser.wait("return document.readyState === 'complete';", "the page");
+        browser.click("#new");
+        browser.wait(your_move, "the person's turn");
+    };
+    // Start position 959 by Scharnagl's numbering, drawn on the page.
+    start("chess960=959");
+    let (_, state) = http(port, "GET", "/api/games/1", None);
+    let fen959 = "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1";
+    assert_eq!(state["start_fen"], json!(fen959));
+    assert_eq!(
+        browser.js(PAGE_BOARD_JS),
+        json!(fen959.split(' ').next().unwrap())
+    );
+    // Without a number: a Chess960 start (drawn from the game's number): pawns on their
+    // ranks, White's pieces mirrored by Black's, bishops on both colours, the king between
+    // the rooks.
+    start("");
+    let (_, state) = http(port, "GET", "/api/games/2", None);
+    let fen = state["start_fen"].as_str().unwrap();
+    let rows: Vec<&str> = fen.split(' ').next().unwrap().split('/').collect();
+    assert_eq!(
+        rows[1..7],
+        ["pppppppp", "8", "8", "8", "8", "PPPPPPPP"],
+        "{fen}"
+    );
+    assert_eq!(rows[0].to_uppercase(), rows[7], "{fen}");
+    assert!(fen.ends_with(" w KQkq - 0 1"), "{fen}");
+    let back: Vec<char> = rows[7].chars().collect();
+    let at = |p: char| (0..8).filter(|&f| back[f] == p).collect::<Vec<_>>();
+    let (bishops, rooks, king) = (at('B'), at('R'), at('K'));
+    assert_eq!(
+        (
+            bishops.len(),
+            rooks.len(),
+            king.len(),
+            at('Q').len(),
+            at('N').len()
+        ),
+        (2, 2, 1, 1, 2)
+    );
+    assert_ne!(bishops[0] % 2, bishops[1] % 2, "{fen}");
+    assert!(rooks[0] < king[0] && king[0] < rooks[1], "{fen}");
+
+    // King on e1, castling rooks on b1 and g1: the king clicked onto its own rook castles.
+    let fen = "1r2k1r1/pppq1ppp/2n1bn2/3pp3/3PP3/2N1BN2/PPPQ1PPP/1R2K1R1 w KQkq - 4 8";
+    let query = format!("fen={}", fen.replace(' ', "%20"));
+    start(&query);
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    let targets = browser.js("return Array.from(document.querySelectorAll('circle.target')).map(c => c.getAttribute('data-sq')).sort();");
+    // b1 (the rook: O-O-O), c1 (the king's target, reached by no other king move), the
+    // steps d1, e2 and f1, and g1 (the rook of O-O, which is also the king's target).
+    assert_eq!(targets, json!(["b1", "c1", "d1", "e2", "f1", "g1"]));
+    browser.click("rect.hit[data-sq=\"b1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/3", None);
+    assert_eq!(state["moves"][0], "e1b1");
+    assert_eq!(state["san"][0], "O-O-O");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert!(board.ends_with("/2KR2R1"), "{board}");
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    // The same castle by the king's move onto c1.
+    start(&query);
+    browser.click("rect.hit[data-sq=\"e1\"]");
+    browser.click("rect.hit[data-sq=\"c1\"]");
+    browser.wait(your_move, "the reply");
+    let (_, state) = http(port, "GET", "/api/games/4", None);
+    assert_eq!(state["moves"][0], "e1b1");
+    let board = state["fen"].as_str().unwrap().split(' ').next().unwrap();
+    assert_eq!(browser.js(PAGE_BOARD_JS), json!(board));
+    browser.screenshot("chess960-play.png");
+    // Saved as a Chess960 record.
+    let pgn = std::fs::read_to_string(save.join("game-4.pgn")).unwrap();
+    for tag in [
+        "[Variant \"Chess960\"]",
+        "[SetUp \"1\"]",
+        &format!("[FEN \"{fen}\"]"),
+    ] {
+        assert!(pgn.contains(tag), "{tag} in {pgn}");
+    }
+    assert!(pgn.contains("8. O-O-O"), "{pgn}");
+}

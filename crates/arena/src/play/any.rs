@@ -161,6 +161,31 @@ impl AnyGame {
         })
     }
 
+    /// A game of `kind` from `fen`, chess read under Chess960's castling rules when
+    /// `chess960` (castling rights of a king and rooks on any file, castling moves written as
+    /// the king taking its own rook); xiangqi ignores the flag.
+    pub fn from_fen_rules(
+        kind: GameKind,
+        chess960: bool,
+        fen: &str,
+        config: GameConfig,
+    ) -> Result<AnyGame, String> {
+        match kind {
+            GameKind::Chess if chess960 => Ok(AnyGame::Chess(chess::Game::new(
+                chess::Position::from_fen_chess960(fen).map_err(|e| e.to_string())?,
+            ))),
+            _ => AnyGame::from_fen(kind, fen, config),
+        }
+    }
+
+    /// Whether this is a chess game under Chess960's castling rules.
+    pub fn is_chess960(&self) -> bool {
+        match self {
+            AnyGame::Chess(g) => g.position().is_chess960(),
+            AnyGame::Xiangqi(_) => false,
+        }
+    }
+
     /// A game of `kind` from its standard start.
     pub fn startpos(kind: GameKind, config: GameConfig) -> AnyGame {
         AnyGame::from_fen(kind, kind.start_fen(), config).expect("the start FEN is valid")
@@ -340,6 +365,57 @@ impl AnyGame {
     }
 }
 
+/// How many Chess960 start positions there are (numbered 0 to 959; 518 is the standard one).
+pub const CHESS960_POSITIONS: u16 = 960;
+
+/// The back rank of Chess960 start position `n` by Scharnagl's numbering (`RNBQKBNR` for 518),
+/// `None` for `n` of 960 or more. The light-squared bishop takes file b, d, f or h by
+/// `n % 4`, the dark-squared one a, c, e or g by the next base-4 digit, the queen the
+/// `k`-th of the six free squares by the base-6 digit after that, the two knights one of
+/// the ten ways to place them on the five left, and rook, king, rook fill the last three.
+pub fn chess960_back_rank(n: u16) -> Option<[char; 8]> {
+    if n >= CHESS960_POSITIONS {
+        return None;
+    }
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let mut rank = [' '; 8];
+    let n = usize::from(n);
+    rank[2 * (n % 4) + 1] = 'B';
+    rank[2 * ((n / 4) % 4)] = 'B';
+    let free = |rank: &[char; 8]| -> Vec<usize> { (0..8).filter(|&f| rank[f] == ' ').collect() };
+    let q = (n / 16) % 6;
+    rank[free(&rank)[q]] = 'Q';
+    let (a, b) = KNIGHTS[n / 96];
+    let empty = free(&rank);
+    rank[empty[a]] = 'N';
+    rank[empty[b]] = 'N';
+    for (square, piece) in free(&rank).into_iter().zip(['R', 'K', 'R']) {
+        rank[square] = piece;
+    }
+    Some(rank)
+}
+
+/// The FEN (X-FEN: `KQkq`, each letter the outermost rook on its side of the king) of
+/// Chess960 start position `n` ([`chess960_back_rank`]), White to move.
+pub fn chess960_start_fen(n: u16) -> Option<String> {
+    let white: String = chess960_back_rank(n)?.iter().collect();
+    Some(format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1",
+        white.to_ascii_lowercase()
+    ))
+}
+
 /// Rough chess material values (centipawns), for the greedy player and opening balance.
 pub fn chess_piece_value(kind: chess::PieceKind) -> i32 {
     match kind {
@@ -367,6 +443,7 @@ pub fn chess_material_balance(pos: &chess::Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn both_games_play_and_judge_through_the_seam() {
@@ -390,6 +467,59 @@ mod tests {
         assert!(x.play(h2e2).is_ok());
         assert!(x.play(mate).is_err(), "a chess move is refused in xiangqi");
         assert_eq!(x.start_fen(), chuhan_engine::START_FEN);
+    }
+
+    #[test]
+    fn chess960_start_positions_follow_scharnagl_numbering() {
+        // Fixed points of the numbering, as the published table gives them.
+        for (n, rank) in [
+            (0, "BBQNNRKR"),
+            (518, "RNBQKBNR"),
+            (959, "RKRNNQBB"),
+            (1, "BQNBNRKR"),
+            (4, "QBBNNRKR"),
+            (16, "BBNQNRKR"),
+            (96, "BBQNRNKR"),
+        ] {
+            let got: String = chess960_back_rank(n).unwrap().iter().collect();
+            assert_eq!(got, rank, "position {n}");
+        }
+        assert_eq!(chess960_back_rank(960), None);
+        assert_eq!(chess960_start_fen(518).unwrap(), chess::START_FEN);
+        let mut ranks = HashSet::new();
+        for n in 0..CHESS960_POSITIONS {
+            let rank = chess960_back_rank(n).unwrap();
+            let file = |c: char| rank.iter().position(|&p| p == c).unwrap();
+            let rooks: Vec<usize> = (0..8).filter(|&f| rank[f] == 'R').collect();
+            let bishops: Vec<usize> = (0..8).filter(|&f| rank[f] == 'B').collect();
+            assert!(
+                rooks[0] < file('K') && file('K') < rooks[1],
+                "{n}: king between rooks"
+            );
+            assert_ne!(
+                bishops[0] % 2,
+                bishops[1] % 2,
+                "{n}: bishops on both colours"
+            );
+            ranks.insert(rank);
+            // Every start reads as a legal Chess960 position with all four rights.
+            let fen = chess960_start_fen(n).unwrap();
+            let mut g = AnyGame::from_fen_rules(GameKind::Chess, true, &fen, GameConfig::default())
+                .unwrap();
+            assert!(g.is_chess960());
+            // Only a king and rook that swap squares (f1/g1 or d1/c1) can castle at the start:
+            // every other path crosses a piece.
+            let castles = g
+                .legal_moves()
+                .iter()
+                .filter(|m| matches!(m, AnyMove::Chess(m) if m.kind() == chess::MoveKind::Castle))
+                .count();
+            let swaps = usize::from(rank[5] == 'K' && rank[6] == 'R')
+                + usize::from(rank[3] == 'K' && rank[2] == 'R');
+            assert_eq!(castles, swaps, "{n}: {fen}");
+            assert_eq!(g.fen(), fen, "{n}: the FEN writes back as read");
+        }
+        assert_eq!(ranks.len(), 960, "960 different back ranks");
     }
 
     #[test]

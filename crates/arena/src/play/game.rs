@@ -190,6 +190,8 @@ pub struct GameOutcome {
 pub struct PlaySettings {
     /// Which game (xiangqi or chess).
     pub kind: GameKind,
+    /// Chess under Chess960's castling rules (every opening read, every game judged so).
+    pub chess960: bool,
     /// Xiangqi's rules for the judge (unused by chess, whose rules are fixed).
     pub game: GameConfig,
     /// Per-move limit.

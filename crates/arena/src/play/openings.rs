@@ -11,7 +11,9 @@
 //! and PGN books read as chess); generated chess openings are balanced by chess material and
 //! the chess search.
 
-use crate::play::any::{chess_material_balance, AnyGame, GameKind};
+use crate::play::any::{
+    chess960_start_fen, chess_material_balance, AnyGame, GameKind, CHESS960_POSITIONS,
+};
 use crate::play::material::material_balance;
 use crate::play::schedule::splitmix64;
 use chuhan_engine::chess;
@@ -43,6 +45,9 @@ pub enum OpeningSource {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plies: Option<u32>,
     },
+    /// Chess960 start positions ([`chess960_start_fen`]): the 960 numbers shuffled by the run
+    /// seed, pair `k` taking the `k`-th (again in the same order past 960 pairs).
+    Chess960,
 }
 
 /// Why openings could not be produced.
@@ -96,6 +101,12 @@ pub enum OpeningError {
         /// 1-based line number.
         line: usize,
     },
+    /// A PGN book for a Chess960 run (the chess PGN reader reads standard starts only).
+    #[error("{path}: PGN books are not read for Chess960 runs yet; give the positions as FEN/EPD lines (one per line), or no --openings for the 960 start positions")]
+    Chess960Book {
+        /// The file.
+        path: PathBuf,
+    },
     /// Too few openings for the pairs asked for.
     #[error("{source_name} gives {available} distinct openings; {needed} pairs need one each")]
     TooFew {
@@ -125,13 +136,23 @@ impl OpeningSource {
     /// The positions of a file source, read again and checked against the hash the run was
     /// started with (`None` for generated openings).
     pub fn read_checked(&self, kind: GameKind) -> Result<Option<Vec<String>>, OpeningError> {
+        self.read_checked_in(kind, false)
+    }
+
+    /// As [`OpeningSource::read_checked`], a chess file's positions read under Chess960's
+    /// castling rules when `chess960`.
+    pub fn read_checked_in(
+        &self,
+        kind: GameKind,
+        chess960: bool,
+    ) -> Result<Option<Vec<String>>, OpeningError> {
         match self {
             OpeningSource::File {
                 path,
                 content_hash,
                 plies,
             } => {
-                let (list, hash) = read_opening_file(path, *plies, kind)?;
+                let (list, hash) = read_opening_file_in(path, *plies, kind, chess960)?;
                 if &hash != content_hash {
                     return Err(OpeningError::Changed {
                         path: path.clone(),
@@ -141,7 +162,7 @@ impl OpeningSource {
                 }
                 Ok(Some(list))
             }
-            OpeningSource::Generated { .. } => Ok(None),
+            OpeningSource::Generated { .. } | OpeningSource::Chess960 => Ok(None),
         }
     }
 }
@@ -173,16 +194,23 @@ fn parse_line(text: &str) -> Result<Position, String> {
 }
 
 /// Parses one chess opening line: FEN, or EPD (`board side castling en-passant opcodes;`,
-/// taken as a FEN with no halfmove clock and move 1).
-fn parse_chess_line(text: &str) -> Result<chess::Position, String> {
+/// taken as a FEN with no halfmove clock and move 1); under Chess960's castling rules when
+/// `chess960`.
+fn parse_chess_line(text: &str, chess960: bool) -> Result<chess::Position, String> {
+    let read = |fen: &str| {
+        if chess960 {
+            chess::Position::from_fen_chess960(fen)
+        } else {
+            chess::Position::from_fen(fen)
+        }
+    };
     let body = text.split(';').next().unwrap_or("").trim();
-    match chess::Position::from_fen(body) {
+    match read(body) {
         Ok(p) => Ok(p),
         Err(full) => {
             let fields: Vec<&str> = body.split_whitespace().collect();
             if fields.len() > 4 && fields[4].parse::<u32>().is_err() {
-                chess::Position::from_fen(&format!("{} 0 1", fields[..4].join(" ")))
-                    .map_err(|e| e.to_string())
+                read(&format!("{} 0 1", fields[..4].join(" "))).map_err(|e| e.to_string())
             } else {
                 Err(full.to_string())
             }
@@ -191,10 +219,10 @@ fn parse_chess_line(text: &str) -> Result<chess::Position, String> {
 }
 
 /// One opening line as a game of `kind` (not yet judged).
-fn game_of_line(kind: GameKind, text: &str) -> Result<AnyGame, String> {
+fn game_of_line(kind: GameKind, text: &str, chess960: bool) -> Result<AnyGame, String> {
     Ok(match kind {
         GameKind::Xiangqi => AnyGame::Xiangqi(Game::new(parse_line(text)?, GameConfig::default())),
-        GameKind::Chess => AnyGame::Chess(chess::Game::new(parse_chess_line(text)?)),
+        GameKind::Chess => AnyGame::Chess(chess::Game::new(parse_chess_line(text, chess960)?)),
     })
 }
 
@@ -316,6 +344,22 @@ pub fn read_opening_file(
     plies: Option<u32>,
     kind: GameKind,
 ) -> Result<(Vec<String>, String), OpeningError> {
+    read_opening_file_in(path, plies, kind, false)
+}
+
+/// As [`read_opening_file`], chess positions read under Chess960's castling rules when
+/// `chess960` (a PGN book is refused then: [`OpeningError::Chess960Book`]).
+pub fn read_opening_file_in(
+    path: &Path,
+    plies: Option<u32>,
+    kind: GameKind,
+    chess960: bool,
+) -> Result<(Vec<String>, String), OpeningError> {
+    if chess960 && kind == GameKind::Chess && is_pgn_book(path) {
+        return Err(OpeningError::Chess960Book {
+            path: path.to_path_buf(),
+        });
+    }
     let bytes = std::fs::read(path).map_err(|source| OpeningError::Read {
         path: path.to_path_buf(),
         source,
@@ -330,7 +374,7 @@ pub fn read_opening_file(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let mut game = game_of_line(kind, t).map_err(|reason| OpeningError::BadLine {
+        let mut game = game_of_line(kind, t, chess960).map_err(|reason| OpeningError::BadLine {
             path: path.to_path_buf(),
             line: i + 1,
             reason: format!("{reason} (a {kind} position was expected)"),
@@ -578,6 +622,27 @@ pub fn book_for(
             }
             Ok(book)
         }
+        OpeningSource::Chess960 => {
+            let mut numbers: Vec<u16> = (0..CHESS960_POSITIONS).collect();
+            let mut rng =
+                Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ 0x0000_0000_0960_0960));
+            numbers.shuffle(&mut rng);
+            let list: Vec<String> = (0..count)
+                .map(|i| {
+                    chess960_start_fen(numbers[i % numbers.len()])
+                        .expect("the numbers are below 960")
+                })
+                .collect();
+            let mut book = OpeningBook::fixed(list);
+            book.reuse = (count > numbers.len()).then(|| {
+                format!(
+                    "the {} Chess960 start positions for {count} game pairs: each is used by up to {} pairs (in the same shuffled order each time round)",
+                    numbers.len(),
+                    count.div_ceil(numbers.len())
+                )
+            });
+            Ok(book)
+        }
         OpeningSource::File { path, .. } => {
             let mut all = file_openings.map(<[String]>::to_vec).unwrap_or_default();
             let mut rng =
@@ -623,12 +688,45 @@ mod tests {
         let mut g = game_of_line(
             GameKind::Chess,
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 bm e5; id \"x\";",
+            false,
         )
         .unwrap();
         assert_eq!(g.legal_moves().len(), 20);
         // A xiangqi FEN is not a chess position, and the error says which game was expected.
-        let err = game_of_line(GameKind::Chess, chuhan_engine::START_FEN).unwrap_err();
+        let err = game_of_line(GameKind::Chess, chuhan_engine::START_FEN, false).unwrap_err();
         assert!(!err.is_empty());
+    }
+
+    #[test]
+    fn chess960_books_take_start_positions_by_seed_and_read_960_lines() {
+        let source = OpeningSource::Chess960;
+        let fens = |seed: u64, count: usize| -> Vec<String> {
+            let book = book_for(&source, None, count, count, seed, GameKind::Chess).unwrap();
+            (0..count).map(|i| book.get(i).unwrap()).collect()
+        };
+        let a = fens(7, 960);
+        assert_eq!(a, fens(7, 960), "the seed decides the order");
+        assert_ne!(a, fens(8, 960));
+        assert_eq!(
+            a.iter().collect::<HashSet<_>>().len(),
+            960,
+            "each start once"
+        );
+        let all: HashSet<String> = (0..960).map(|n| chess960_start_fen(n).unwrap()).collect();
+        assert!(a.iter().all(|f| all.contains(f)));
+        let more = book_for(&source, None, 970, 970, 7, GameKind::Chess).unwrap();
+        assert_eq!(
+            more.get(960).unwrap(),
+            a[0],
+            "past 960 pairs the order repeats"
+        );
+        assert!(more.reuse_note().unwrap().contains("970 game pairs"));
+        // A Chess960 line (king on b1, rooks a1 and h1 castling) reads under the 960 rules
+        // only.
+        let line = "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1";
+        let g = game_of_line(GameKind::Chess, line, true).unwrap();
+        assert!(g.is_chess960());
+        assert!(game_of_line(GameKind::Chess, line, false).is_err());
     }
 
     #[test]

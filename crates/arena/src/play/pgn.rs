@@ -66,6 +66,8 @@ pub struct PgnContext {
     pub notation: Notation,
     /// The game of the run.
     pub kind: GameKind,
+    /// Chess960: records say `[Variant "Chess960"]` and always carry `SetUp` and `FEN`.
+    pub chess960: bool,
 }
 
 impl PgnContext {
@@ -79,6 +81,7 @@ impl PgnContext {
         let event = format!("chuhan {}", config.command);
         PgnContext {
             kind: config.game,
+            chess960: config.chess960,
             ..PgnContext::of_manifest(manifest, &event, game, config.pgn_format)
         }
     }
@@ -98,6 +101,7 @@ impl PgnContext {
             game,
             notation,
             kind: GameKind::Xiangqi,
+            chess960: false,
         }
     }
 }
@@ -265,8 +269,12 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         game: row.game,
         reason,
     };
-    let mut pos = chess::Position::from_fen(&row.opening)
-        .map_err(|e| bad(format!("opening '{}': {e}", row.opening)))?;
+    let read = if ctx.chess960 {
+        chess::Position::from_fen_chess960
+    } else {
+        chess::Position::from_fen
+    };
+    let mut pos = read(&row.opening).map_err(|e| bad(format!("opening '{}': {e}", row.opening)))?;
     let start = pos.clone();
     let mut moves = Vec::new();
     for text in row.moves.split_whitespace() {
@@ -274,7 +282,7 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         pos.make(mv);
         moves.push(mv);
     }
-    let tags = [
+    let tags = vec![
         ("Event", ctx.event.clone()),
         ("Site", ctx.site.clone()),
         ("Date", ctx.date.clone()),
@@ -286,16 +294,22 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
     ];
     // The tag section from the engine's writer (a record without moves), the move text here,
     // so that each move can carry its comment.
-    let head = chess::GameRecord {
-        tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
-        start_fen: row.opening.clone(),
-        moves: Vec::new(),
-        result: row.result.as_pgn().to_string(),
+    let tags: Vec<(String, String)> = tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
+    let result = row.result.as_pgn();
+    let mut text = if ctx.chess960 {
+        chess960_head(tags, result, &start).map_err(bad)?
+    } else {
+        let head = chess::GameRecord {
+            tags,
+            start_fen: row.opening.clone(),
+            moves: Vec::new(),
+            result: result.to_string(),
+        };
+        let written = chess::write_pgn(&head).map_err(|e| bad(e.to_string()))?;
+        written
+            .split_once("\n\n")
+            .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"))
     };
-    let written = chess::write_pgn(&head).map_err(|e| bad(e.to_string()))?;
-    let mut text = written
-        .split_once("\n\n")
-        .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"));
     let mut tokens: Vec<String> = Vec::new();
     let mut pos = start;
     for (i, &mv) in moves.iter().enumerate() {
@@ -311,6 +325,13 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         pos.make(mv);
     }
     tokens.push(row.result.as_pgn().to_string());
+    wrap_tokens(&mut text, &tokens);
+    text.push_str("\n\n");
+    Ok(text)
+}
+
+/// Appends move-text tokens to `text`, space separated, in lines of at most 80 characters.
+fn wrap_tokens(text: &mut String, tokens: &[String]) {
     let mut width = 0;
     for (i, token) in tokens.iter().enumerate() {
         let len = token.chars().count();
@@ -326,7 +347,57 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
         text.push_str(token);
         width += len;
     }
-    text.push_str("\n\n");
+}
+
+/// The tag section of a Chess960 record, ending in its blank line: the engine's writer gives
+/// the roster and `tags` (it reads a start by standard rules, so it is given the standard
+/// one and no moves), then `[Variant "Chess960"]`, `[SetUp "1"]` and `[FEN]` (X-FEN as our
+/// position writes it, which Chess960 readers take) are added.
+fn chess960_head(
+    mut tags: Vec<(String, String)>,
+    result: &str,
+    start: &chuhan_engine::chess::Position,
+) -> Result<String, String> {
+    use chuhan_engine::chess;
+    tags.retain(|(n, _)| n != "Variant");
+    tags.push(("Variant".into(), "Chess960".into()));
+    let head = chess::GameRecord {
+        tags,
+        start_fen: chess::START_FEN.to_string(),
+        moves: Vec::new(),
+        result: result.to_string(),
+    };
+    let written = chess::write_pgn(&head).map_err(|e| e.to_string())?;
+    let tags = written
+        .split_once("\n\n")
+        .map_or(written.as_str(), |(t, _)| t);
+    Ok(format!(
+        "{tags}\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n",
+        start.to_fen()
+    ))
+}
+
+/// Writes a Chess960 game as PGN (as `chess::write_pgn` does standard chess, whose reader of
+/// the start is standard): [`chess960_head`]'s tags, then the moves in SAN (castling O-O /
+/// O-O-O) and the result.
+pub fn write_chess960_pgn(record: &chuhan_engine::chess::GameRecord) -> Result<String, String> {
+    use chuhan_engine::chess;
+    let mut pos = chess::Position::from_fen_chess960(&record.start_fen)
+        .map_err(|e| format!("start FEN '{}': {e}", record.start_fen))?;
+    let mut text = chess960_head(record.tags.clone(), &record.result, &pos)?;
+    let mut tokens = Vec::new();
+    for (i, &mv) in record.moves.iter().enumerate() {
+        match pos.side_to_move() {
+            chess::Color::White => tokens.push(format!("{}.", pos.fullmove())),
+            chess::Color::Black if i == 0 => tokens.push(format!("{}...", pos.fullmove())),
+            chess::Color::Black => {}
+        }
+        tokens.push(pos.to_san(mv).map_err(|e| e.to_string())?);
+        pos.make(mv);
+    }
+    tokens.push(record.result.clone());
+    wrap_tokens(&mut text, &tokens);
+    text.push('\n');
     Ok(text)
 }
 
@@ -595,6 +666,7 @@ mod tests {
             game: GameConfig::default(),
             notation,
             kind: GameKind::Xiangqi,
+            chess960: false,
         }
     }
 

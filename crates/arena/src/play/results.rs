@@ -138,6 +138,10 @@ pub struct RunConfig {
     /// runs read as xiangqi).
     #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
     pub game: GameKind,
+    /// Chess played under Chess960's castling rules (`chess960 = true`; not written for
+    /// standard chess or xiangqi, so earlier manifests read as they were).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
     /// Run seed (written as a string: TOML integers are signed 64-bit).
     #[serde(with = "as_text")]
     pub seed: u64,
@@ -373,6 +377,19 @@ pub enum ResultsError {
         /// The game asked for.
         asked: GameKind,
     },
+    /// The resumed run is Chess960 and the command line asked for standard chess, or the
+    /// reverse.
+    #[error("--resume {}: the run there plays {found}, and the command line asks for {asked}; resume it with {hint}, or with only --resume", dir.display())]
+    OtherVariant {
+        /// The folder.
+        dir: PathBuf,
+        /// The run's variant (`chess960`, `standard chess`).
+        found: &'static str,
+        /// The variant asked for.
+        asked: &'static str,
+        /// The flags that resume it.
+        hint: &'static str,
+    },
     /// The resumed run's configuration differs from the command line.
     #[error("--resume {dir}: the command line differs from the run's manifest.toml ({what}); resume with the same options, or give only --resume")]
     ConfigDiffers {
@@ -512,6 +529,33 @@ impl ResultsDir {
                 asked,
             }),
             // A missing or unreadable manifest is reported by the resume itself.
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks that the run in `dir` (being resumed) is a Chess960 run when `asked` is true and
+    /// a standard one when false (a xiangqi run is left to [`ResultsDir::check_game`]).
+    pub fn check_chess960(dir: &Path, asked: bool) -> Result<(), ResultsError> {
+        let name = |chess960: bool| {
+            if chess960 {
+                "chess960"
+            } else {
+                "standard chess"
+            }
+        };
+        match ResultsDir::read_manifest(dir) {
+            Ok(m) if m.config.game == GameKind::Chess && m.config.chess960 != asked => {
+                Err(ResultsError::OtherVariant {
+                    dir: dir.to_path_buf(),
+                    found: name(m.config.chess960),
+                    asked: name(asked),
+                    hint: if m.config.chess960 {
+                        "--game chess --chess960"
+                    } else {
+                        "--game chess (without --chess960)"
+                    },
+                })
+            }
             _ => Ok(()),
         }
     }

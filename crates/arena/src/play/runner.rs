@@ -162,8 +162,9 @@ pub fn play_scheduled(
     black: &mut dyn Player,
     settings: &PlaySettings,
 ) -> PlayedGame {
-    let position = AnyGame::from_fen(settings.kind, opening, settings.game)
-        .expect("openings are validated before the run");
+    let position =
+        AnyGame::from_fen_rules(settings.kind, settings.chess960, opening, settings.game)
+            .expect("openings are validated before the run");
     red.set_game_index(spec.index);
     black.set_game_index(spec.index);
     red.new_game(player_seed(spec.seed, true));

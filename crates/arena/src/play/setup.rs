@@ -179,11 +179,19 @@ pub fn plan_from_config(
             })
         })
         .collect::<Result<Vec<_>, PlayerSpecError>>()?;
-    for e in &entrants {
-        e.spec.check()?;
+    let mut entrants = entrants;
+    for e in &mut entrants {
+        if config.chess960 {
+            // The check starts the engine, as check() would.
+            e.spec = e.spec.for_chess960()?;
+        } else {
+            e.spec.check()?;
+        }
     }
     let schedule = Schedule::new(pairings, seed, config.shard);
-    let file_openings = config.openings.read_checked(config.game)?;
+    let file_openings = config
+        .openings
+        .read_checked_in(config.game, config.chess960)?;
     // A match makes all its openings now; an SPRT makes a first batch now (to catch a too
     // small opening space before writing anything) and the rest as pairs need them.
     let count = schedule.total_pairs as usize;
@@ -212,6 +220,7 @@ pub fn plan_from_config(
         openings,
         settings: PlaySettings {
             kind: config.game,
+            chess960: config.chess960,
             game: GameConfig {
                 rules: config.rules,
                 move_limit: config.move_limit,

@@ -169,6 +169,7 @@ mod tests {
             engine_files: Vec::new(),
             config: RunConfig {
                 game: Default::default(),
+                chess960: false,
                 command: if sprt.is_some() {
                     RunKind::Sprt
                 } else {

@@ -286,11 +286,12 @@ fn api(state: &State, rest: &str, req: &Request) -> Response {
             if player.trim().is_empty() {
                 player = games.options().default_player.clone();
             }
-            answer(games.create(
+            answer(games.create_with(
                 &player,
                 &json_field(&req.body, "human"),
                 &json_field(&req.body, "fen"),
                 &json_field(&req.body, "game"),
+                &json_field(&req.body, "chess960"),
             ))
         }
         (method, [id, tail @ ..]) => {

@@ -4,9 +4,10 @@
 //! games go through the arena's seam ([`AnyGame`]): xiangqi with its repetition rulings, chess
 //! with its own (checkmate, stalemate, repetition, fifty moves, insufficient material).
 
-use crate::play::any::{AnyGame, AnyMove, GameKind};
+use crate::play::any::{chess960_start_fen, AnyGame, AnyMove, GameKind, CHESS960_POSITIONS};
 use crate::play::limits::LimitSpec;
 use crate::play::player::{resolve_player_for, Player};
+use crate::play::schedule::splitmix64;
 use crate::report::html::games::{render_all, render_san};
 use chuhan_engine::notation::Notation;
 use chuhan_engine::pgn::{write_pgn, GameRecord};
@@ -30,6 +31,8 @@ pub struct PlayOptions {
     pub default_player: String,
     /// The game the page offers first (a request may ask for the other).
     pub kind: GameKind,
+    /// Chess games are Chess960 unless a request says otherwise (`chuhan play --chess960`).
+    pub chess960: bool,
 }
 
 /// A refused request: HTTP status and message.
@@ -100,18 +103,52 @@ impl PlayGames {
         fen: &str,
         game: &str,
     ) -> Result<Value, Refusal> {
+        self.create_with(player, human, fen, game, "")
+    }
+
+    /// [`PlayGames::create`] with Chess960 asked for by `chess960`: `""` for the options'
+    /// default, `off` for standard chess, `on` or `random` for a start position by a number
+    /// drawn from the game's id (seeded: the same on every server), `0`..`959` for that start
+    /// position by Scharnagl's numbering. A given `fen` is then read under Chess960's rules.
+    pub fn create_with(
+        &self,
+        player: &str,
+        human: &str,
+        fen: &str,
+        game: &str,
+        chess960: &str,
+    ) -> Result<Value, Refusal> {
         let kind = match game.trim() {
             "" => self.options.kind,
             other => other
                 .parse::<GameKind>()
                 .map_err(|e| (400, format!("game: {e}")))?,
         };
-        let fen = if fen.trim().is_empty() {
-            kind.start_fen()
-        } else {
-            fen.trim()
+        let number = match chess960.trim() {
+            "" if self.options.chess960 => Some(None),
+            "" | "off" | "false" => None,
+            "on" | "true" | "random" => Some(None),
+            n => Some(Some(n.parse::<u16>().ok().filter(|&n| n < CHESS960_POSITIONS).ok_or_else(
+                || (400, format!("chess960 '{n}': give a start position number from 0 to 959, random, or off")),
+            )?)),
         };
-        let judged = AnyGame::from_fen(kind, fen, self.options.game)
+        if number.is_some() && kind != GameKind::Chess {
+            return Err((
+                400,
+                format!("chess960 is a chess variant, not one of {kind}"),
+            ));
+        }
+        let id = self.next.load(Ordering::SeqCst);
+        let start960 = number.map(|n| {
+            let n = n.unwrap_or((splitmix64(id ^ 0x0960) % u64::from(CHESS960_POSITIONS)) as u16);
+            chess960_start_fen(n).expect("numbers are below 960")
+        });
+        let fen = match (&start960, fen.trim()) {
+            (_, f) if !f.is_empty() => f,
+            (Some(start), _) => start.as_str(),
+            (None, _) => kind.start_fen(),
+        };
+        let judged = AnyGame::from_fen_rules(kind, number.is_some(), fen, self.options.game)
             .map_err(|e| (400, format!("{kind} FEN '{fen}': {e}")))?;
         let [first, _] = kind.sides();
         let human_first = match human {
@@ -186,6 +223,7 @@ impl PlayGames {
             let mv = s
                 .game
                 .parse_uci(uci.trim())
+                .or_else(|| castle_by_king_target(&s.game, uci.trim()))
                 .filter(|mv| legal.contains(mv))
                 .ok_or_else(|| (400, format!("{uci} is not a legal move here")))?;
             if s.game.would_forfeit(mv) && s.game.playable_moves() != legal {
@@ -219,7 +257,8 @@ impl PlayGames {
         }
         let mut moves = s.game.moves();
         let kind = s.game.kind();
-        let mut game = AnyGame::from_fen(kind, &s.start_fen, self.options.game)
+        let chess960 = s.game.is_chess960();
+        let mut game = AnyGame::from_fen_rules(kind, chess960, &s.start_fen, self.options.game)
             .map_err(|e| (500, format!("the start FEN: {e}")))?;
         let human_first = game.first_to_move() == s.human_first;
         // Drop moves until one of the person's is gone and it is the person's turn again.
@@ -333,6 +372,11 @@ impl PlayGames {
                     forbidden.push(text);
                 }
             }
+            // Chess960 castling may also be clicked as the king onto its target square when
+            // no other king move goes there (see castle_by_king_target).
+            for (from, to) in king_targets(&mut s.game) {
+                legal.entry(from).or_default().push(to);
+            }
         }
         json!({
             "id": s.id,
@@ -355,6 +399,58 @@ impl PlayGames {
             "message": s.message,
         })
     }
+}
+
+/// The Chess960 castling moves that a click of the king onto its target square (g- or
+/// c-file) may stand for: those whose target is not the rook's own square (that click is
+/// the move itself) and is reached by no other legal move of the king. Pairs of from-square
+/// and target.
+fn king_targets(game: &mut AnyGame) -> Vec<(String, String)> {
+    if !game.is_chess960() {
+        return Vec::new();
+    }
+    let Some(g) = game.as_chess() else {
+        return Vec::new();
+    };
+    let legal = g.legal_moves();
+    let mut out = Vec::new();
+    for mv in legal.iter().filter(|m| m.kind() == chess::MoveKind::Castle) {
+        let king_to = castle_target(*mv);
+        let taken = legal
+            .iter()
+            .any(|m| m.from() == mv.from() && m.to() == king_to);
+        if king_to != mv.to() && king_to != mv.from() && !taken {
+            out.push((mv.from().to_string(), king_to.to_string()));
+        }
+    }
+    out
+}
+
+/// Where a Chess960 castle (written king takes rook) puts the king.
+fn castle_target(mv: chess::Move) -> chess::Square {
+    let king_side = mv.to().file() > mv.from().file();
+    chess::Square::new(if king_side { 6 } else { 2 }, mv.from().rank())
+}
+
+/// The Chess960 castle that `uci` (the king's move onto its castling target) stands for,
+/// when [`king_targets`] offers it.
+fn castle_by_king_target(game: &AnyGame, uci: &str) -> Option<AnyMove> {
+    let mut probe = game.clone();
+    let offered = king_targets(&mut probe);
+    if !offered.iter().any(|(f, t)| format!("{f}{t}") == uci) {
+        return None;
+    }
+    let AnyGame::Chess(g) = game else {
+        return None;
+    };
+    g.legal_moves()
+        .iter()
+        .find(|m| {
+            m.kind() == chess::MoveKind::Castle
+                && m.from().to_string() == uci[..2]
+                && castle_target(**m).to_string() == uci[2..]
+        })
+        .map(|&m| AnyMove::Chess(m))
 }
 
 /// Plays a move on the session's game and records the judge's verdict.
@@ -409,7 +505,11 @@ fn pgn_text(s: &Session) -> Result<String, String> {
                 moves: g.moves(),
                 result,
             };
-            chess::write_pgn(&record).map_err(|e| e.to_string())
+            if g.position().is_chess960() {
+                crate::play::pgn::write_chess960_pgn(&record)
+            } else {
+                chess::write_pgn(&record).map_err(|e| e.to_string())
+            }
         }
     }
 }
@@ -437,6 +537,7 @@ mod tests {
             save_dir: None,
             default_player: "random".into(),
             kind: GameKind::Chess,
+            chess960: false,
         })
     }
 
@@ -468,6 +569,26 @@ mod tests {
             verdict_after("4k3/8/8/8/8/8/R7/4K3 w - - 99 80", "a2b2"),
             json!("1/2-1/2 fifty-moves")
         );
+    }
+
+    #[test]
+    fn chess960_games_start_by_number_and_bad_numbers_are_refused() {
+        let games = chess_games();
+        let state = games.create_with("random", "", "", "", "518").unwrap();
+        assert_eq!(state["start_fen"], json!(chess::START_FEN));
+        // 518 is the standard start, but castling is written as the king taking its rook.
+        let id = state["id"].as_u64().unwrap();
+        assert!(lock(&games.get(id).unwrap()).game.is_chess960());
+        for (number, game) in [("960", ""), ("x", ""), ("3", "xiangqi")] {
+            let (status, text) = games
+                .create_with("random", "", "", game, number)
+                .unwrap_err();
+            assert_eq!(status, 400, "{number} {game}: {text}");
+            assert!(text.contains("chess960"), "{text}");
+        }
+        let plain = games.create_with("random", "", "", "", "off").unwrap();
+        let id = plain["id"].as_u64().unwrap();
+        assert!(!lock(&games.get(id).unwrap()).game.is_chess960());
     }
 
     #[test]

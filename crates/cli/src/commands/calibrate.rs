@@ -35,6 +35,20 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                     settings.game
                 );
             }
+            let asked = match (args.game.chess960(), args.game.kind()) {
+                (Some(asked), _) => Some(asked),
+                (None, Some(chuhan_arena::play::any::GameKind::Chess)) => Some(false),
+                _ => None,
+            };
+            if let Some(asked) = asked.filter(|&a| a != settings.chess960) {
+                let name = |c: bool| if c { "chess960" } else { "standard chess" };
+                anyhow::bail!(
+                    "--resume {}: the calibration there plays {}, and the command line asks for {}; resume it with only --resume",
+                    dir.display(),
+                    name(settings.chess960),
+                    name(asked)
+                );
+            }
             (settings, dir.clone(), lock)
         }
         None => {
@@ -215,6 +229,10 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         max_time: args.max_time.clone(),
         tolerance: args.tolerance,
         game: args.game.kind().unwrap_or_default(),
+        chess960: crate::commands::setup::chess960_for(
+            &args.game,
+            args.game.kind().unwrap_or_default(),
+        )?,
         pgn_format: match args.pgn_format.as_deref() {
             Some(name) => name.parse().map_err(anyhow::Error::msg)?,
             None => chuhan_engine::Notation::Iccs,

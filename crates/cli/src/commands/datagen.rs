@@ -18,6 +18,10 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
     if args.session.concurrency == Some(0) {
         bail!("--concurrency must be at least 1");
     }
+    if args.game.chess960().is_some() {
+        // Texel reads data positions by standard rules, so 960 data could not be used yet.
+        bail!("--chess960/--variant: datagen plays standard chess only (tune texel reads standard positions)");
+    }
     let engine = match args.game.kind().unwrap_or_default() {
         GameKind::Xiangqi => {
             let mut engine = resolve_engine(&args.engine, &builtin_levels())?;

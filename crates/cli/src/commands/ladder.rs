@@ -56,6 +56,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             if let Some(game) = args.game.kind() {
                 ResultsDir::check_game(dir, game)?;
             }
+            crate::commands::setup::check_resume_chess960(Some(dir), &args.game)?;
             _lock = lock_existing(dir)?;
             crate::signals::resume_with(&["chuhan", "ladder", "--resume", &dir.to_string_lossy()]);
             let mut plan = LadderPlan::resume(dir)?;
@@ -72,6 +73,11 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
         }
         None => {
             let (mut ladder, _) = load_config_for(args.config.as_deref(), args.game.kind())?;
+            if args.game.chess960().is_some() {
+                ladder.chess960 = crate::commands::setup::chess960_for(&args.game, ladder.kind())?;
+            } else if ladder.chess960 && ladder.kind() != chuhan_arena::play::any::GameKind::Chess {
+                bail!("the ladder file says chess960 = true for a {} ladder: Chess960 is a chess variant (game = \"chess\")", ladder.kind());
+            }
             if let Some(p) = args.pairs {
                 if p == 0 {
                     bail!("--pairs must be at least 1");

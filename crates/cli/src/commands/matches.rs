@@ -40,6 +40,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     if let (Some(dir), Some(game)) = (&args.run.resume, args.run.game.kind()) {
         ResultsDir::check_game(dir, game)?;
     }
+    crate::commands::setup::check_resume_chess960(args.run.resume.as_deref(), &args.run.game)?;
     let default_name = format!("match-{}", args.players.join("-"));
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = choose_config(

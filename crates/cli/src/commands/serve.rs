@@ -29,6 +29,7 @@ fn play_options(
         save_dir,
         default_player: player.to_string(),
         kind,
+        chess960: crate::commands::setup::chess960_for(&web.game, kind)?,
     })
 }
 

@@ -4,10 +4,12 @@
 
 use crate::args::RunArgs;
 use anyhow::bail;
+use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::game::{Adjudication, DrawRule, ResignRule};
 use chuhan_arena::play::limits::LimitSpec;
-use chuhan_arena::play::openings::{is_pgn_book, read_opening_file, OpeningSource};
+use chuhan_arena::play::openings::{is_pgn_book, read_opening_file_in, OpeningSource};
 use chuhan_arena::play::player::resolve_player_for;
+use chuhan_arena::play::results::ResultsDir;
 use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{unique_names, DEFAULT_OPENING_PLIES, DEFAULT_SEED};
@@ -33,6 +35,7 @@ impl RunArgs {
     /// The opening source (a file is read now and fingerprinted), with the number of positions
     /// of a file.
     pub fn opening_source(&self) -> anyhow::Result<(OpeningSource, Option<usize>)> {
+        let chess960 = self.game.chess960() == Some(true);
         match &self.openings {
             Some(path) => {
                 // PGN books take each record's moves up to --opening-plies; FEN/EPD lines are
@@ -48,13 +51,19 @@ impl RunArgs {
                     bail!("--opening-plies must be at least 1 (every pair needs its own opening)");
                 }
                 let game = self.game.kind().unwrap_or_default();
-                let (list, content_hash) = read_opening_file(path, plies, game)?;
+                let (list, content_hash) = read_opening_file_in(path, plies, game, chess960)?;
                 let source = OpeningSource::File {
                     path: path.clone(),
                     content_hash,
                     plies,
                 };
                 Ok((source, Some(list.len())))
+            }
+            None if chess960 => {
+                if self.opening_plies.is_some() {
+                    bail!("--opening-plies applies to generated openings and PGN books; a Chess960 run without --openings starts from the 960 start positions themselves");
+                }
+                Ok((OpeningSource::Chess960, None))
             }
             None => {
                 let plies = self.opening_plies.unwrap_or(DEFAULT_OPENING_PLIES);
@@ -79,6 +88,38 @@ impl RunArgs {
     }
 }
 
+/// Whether a run of `game` is Chess960 by the command line: an error when `--chess960` (or
+/// `--variant chess960`) is given for xiangqi.
+pub fn chess960_for(args: &crate::args::GameArgs, game: GameKind) -> anyhow::Result<bool> {
+    let chess960 = args.chess960().unwrap_or(false);
+    if chess960 && game != GameKind::Chess {
+        bail!("--chess960 (--variant chess960) is a chess variant: give --game chess with it (the run plays {game})");
+    }
+    if args.variant.is_some() && game != GameKind::Chess {
+        bail!("--variant applies to chess: give --game chess with it (the run plays {game})");
+    }
+    Ok(chess960)
+}
+
+/// Refuses to resume a Chess960 run as standard chess or the reverse: checked when the
+/// command line says which (`--chess960`, `--variant`, or `--game chess` alone, which means
+/// standard chess).
+pub fn check_resume_chess960(
+    resume: Option<&std::path::Path>,
+    args: &crate::args::GameArgs,
+) -> anyhow::Result<()> {
+    let Some(dir) = resume else {
+        return Ok(());
+    };
+    let asked = match (args.chess960(), args.kind()) {
+        (Some(asked), _) => asked,
+        (None, Some(GameKind::Chess)) => false,
+        _ => return Ok(()),
+    };
+    ResultsDir::check_chess960(dir, asked)?;
+    Ok(())
+}
+
 /// Builds the run configuration from the command line (everything validated, nothing written).
 pub fn config_from_args(
     command: RunKind,
@@ -91,6 +132,7 @@ pub fn config_from_args(
         bail!("the number of pairs must be at least 1");
     }
     let game = run.game.kind().unwrap_or_default();
+    let chess960 = chess960_for(&run.game, game)?;
     for p in players {
         resolve_player_for(p, game)?;
     }
@@ -129,6 +171,7 @@ pub fn config_from_args(
     Ok(RunConfig {
         command,
         game,
+        chess960,
         seed: run.seed.unwrap_or(DEFAULT_SEED),
         pairs,
         rules,

@@ -78,6 +78,9 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
 /// Builds the configuration from the command line (validated; nothing written).
 fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
     let game = args.run.game.kind().unwrap_or_default();
+    if args.run.game.chess960().is_some() {
+        bail!("--chess960/--variant: tune spsa plays standard chess only (Chess960 runs: match, sprt, ladder, calibrate)");
+    }
     let base = args.base.clone().unwrap_or_else(|| "default".into());
     let (base_config, base_hash) = resolve_base_for(&base, game)?;
     let params = match (&args.params_file, &args.params) {

@@ -52,6 +52,9 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
 /// `chuhan tune texel`: exit 0 when the results are written, 2 on unusable input.
 fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     let lr = check_args(args)?;
+    if args.game.chess960().is_some() {
+        bail!("--chess960/--variant: tune texel reads standard chess positions only");
+    }
     if args.game.kind() == Some(GameKind::Chess) {
         return run_chess_texel(args, lr);
     }

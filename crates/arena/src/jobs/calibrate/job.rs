@@ -93,6 +93,9 @@ pub struct CalibrateSettings {
     /// The game (not written for xiangqi, so earlier calibrate.toml files read as xiangqi).
     #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
     pub game: GameKind,
+    /// Chess960 (chess only): every stage's games start from the 960 start positions.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chess960: bool,
     /// Move notation of every stage's games.pgn (ICCS when absent, as older folders have it).
     #[serde(
         default = "iccs",
@@ -367,6 +370,7 @@ impl CalibrateSettings {
     ) -> LadderConfig {
         LadderConfig {
             game: Some(self.game),
+            chess960: self.chess960,
             name: name.to_string(),
             seed: self.seed,
             pairs,

@@ -74,6 +74,10 @@ pub struct LadderConfig {
     /// The game (`xiangqi`, the default, or `chess`); every player must play it.
     #[serde(default)]
     pub game: Option<GameKind>,
+    /// Chess960 (`chess960 = true`, chess only): the games start from the 960 start
+    /// positions, chosen by the seed, under Chess960's castling rules.
+    #[serde(default)]
+    pub chess960: bool,
     /// Players, weakest first.
     pub players: Vec<LadderPlayer>,
 }
@@ -265,6 +269,7 @@ impl LadderConfig {
         RunConfig {
             command,
             game: self.kind(),
+            chess960: self.chess960,
             seed: self.seed,
             pairs: self.pairs,
             rules: self.rules,
@@ -279,8 +284,12 @@ impl LadderConfig {
                 })
                 .collect(),
             limit: LimitSpec::Nodes(self.max_nodes),
-            openings: OpeningSource::Generated {
-                plies: self.opening_plies,
+            openings: if self.chess960 {
+                OpeningSource::Chess960
+            } else {
+                OpeningSource::Generated {
+                    plies: self.opening_plies,
+                }
             },
             adjudication: Default::default(),
             sprt: None,

@@ -187,6 +187,42 @@ impl PlayerSpec {
         }
     }
 
+    /// The spec for a Chess960 run: an external engine is started once to see that it
+    /// declares `UCI_Chess960` (refused naming it otherwise) and is then sent `setoption name
+    /// UCI_Chess960 value true` after its file's options at every start; built-in players
+    /// play Chess960 from the position as it is.
+    pub fn for_chess960(&self) -> Result<PlayerSpec, UciError> {
+        const OPTION: &str = "UCI_Chess960";
+        match self {
+            PlayerSpec::External(engine) => {
+                let declared = engine.declared_options()?;
+                let Some(option) = declared
+                    .iter()
+                    .find(|o| o.name.eq_ignore_ascii_case(OPTION))
+                else {
+                    let names: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
+                    return Err(UciError::NoChess960 {
+                        name: engine.name.clone(),
+                        file: engine.source.clone(),
+                        declared: if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        },
+                    });
+                };
+                let mut options = engine.options.clone();
+                options.retain(|(name, _)| !name.eq_ignore_ascii_case(OPTION));
+                options.push((option.name.clone(), "true".into()));
+                Ok(PlayerSpec::External(Arc::new(ExternalEngine {
+                    options,
+                    ..(**engine).clone()
+                })))
+            }
+            other => Ok(other.clone()),
+        }
+    }
+
     /// The game the player plays, `None` for the test players that play both.
     pub fn game(&self) -> Option<GameKind> {
         match self {

@@ -113,24 +113,30 @@ pub fn is_chess_fen(fen: &str) -> bool {
 }
 
 /// Chess moves in SAN; empty when the opening or a move does not parse (the browser then
-/// shows UCI alone).
+/// shows UCI alone). A game that does not replay by standard rules is tried under Chess960's
+/// (its start or its king-takes-rook castling refused by the standard ones), so a Chess960
+/// run's report needs no manifest either.
 pub fn render_san(fen: &str, uci: &[String]) -> Vec<String> {
     use chuhan_engine::chess;
-    let Ok(mut pos) = chess::Position::from_fen(fen) else {
-        return Vec::new();
-    };
+    let standard = chess::Position::from_fen(fen).map(|pos| san_of(pos, uci));
+    match standard {
+        Ok(Some(san)) => san,
+        _ => chess::Position::from_fen_chess960(fen)
+            .ok()
+            .and_then(|pos| san_of(pos, uci))
+            .unwrap_or_default(),
+    }
+}
+
+/// The SAN of `uci` played from `pos`, `None` when a move does not parse.
+fn san_of(mut pos: chuhan_engine::chess::Position, uci: &[String]) -> Option<Vec<String>> {
     let mut san = Vec::with_capacity(uci.len());
     for text in uci {
-        let Ok(mv) = pos.parse_uci(text) else {
-            return Vec::new();
-        };
-        let Ok(s) = pos.to_san(mv) else {
-            return Vec::new();
-        };
-        san.push(s);
+        let mv = pos.parse_uci(text).ok()?;
+        san.push(pos.to_san(mv).ok()?);
         pos.make(mv);
     }
-    san
+    Some(san)
 }
 
 /// Picks at most `limit` games (all when `None`): failures first (up to a quarter of the

@@ -89,7 +89,9 @@
     api('POST', '/api/games', {player: document.getElementById('player').value,
       human: document.getElementById('side').value === 'black' ? 'black' : '',
       game: document.getElementById('gamekind').value,
-      fen: new URLSearchParams(location.search).get('fen') || ''}).then(function (j) {
+      fen: new URLSearchParams(location.search).get('fen') || '',
+      // Chess960: ?chess960=N (a start position), random, or off; absent: the server's default.
+      chess960: new URLSearchParams(location.search).get('chess960') || ''}).then(function (j) {
       if (j._status !== 200) { status.textContent = j.error; return; }
       id = j.id; st = j; selected = null; flip.checked = j.human === 'black'; render(); poll();
     });

@@ -183,6 +183,7 @@ fn run_manifest() -> crate::play::results::Manifest<crate::play::results::RunCon
     let mut m = Manifest::new(RunConfig {
         command: RunKind::Sprt,
         game: Default::default(),
+        chess960: false,
         seed: 4,
         pairs: 3,
         rules: Default::default(),

@@ -364,6 +364,7 @@ pub fn run(
     let reuse_note = openings.reuse_note().map(str::to_owned);
     let settings = PlaySettings {
         kind: config.game,
+        chess960: false,
         game: GameConfig {
             rules: config.rules,
             move_limit: config.move_limit,
@@ -416,6 +417,7 @@ pub fn run(
         })?;
         let ctx = crate::play::pgn::PgnContext {
             kind: config.game,
+            chess960: false,
             ..crate::play::pgn::PgnContext::of_manifest(
                 &manifest,
                 "chuhan tune spsa",

@@ -178,6 +178,16 @@ pub enum UciError {
         /// What happened, with the key to change where one applies.
         why: String,
     },
+    /// A Chess960 run with an engine that does not declare `option name UCI_Chess960`.
+    #[error("engine {name} ({file}) does not offer the UCI_Chess960 option, so it cannot play Chess960 (--chess960); its options: {declared}")]
+    NoChess960 {
+        /// The engine's name.
+        name: String,
+        /// Its file.
+        file: String,
+        /// The options it declared, comma separated (`none` when it declared none).
+        declared: String,
+    },
 }
 
 /// Resolves `{chuhan}` and paths relative to the configuration file's folder.
