@@ -366,6 +366,15 @@ fn a_chess960_run_resumes_and_refuses_the_other_variant_naming_both() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(games_without_times(&cut), games_without_times(&full));
     replay_all(&cut);
+    // The stored record of the kept game read back as a Chess960 record and was kept, with
+    // its per-move comments (one written again from games.csv has none).
+    let pgn = std::fs::read_to_string(cut.join("games.pgn")).unwrap();
+    let records: Vec<&str> = pgn.split("[Event ").filter(|r| !r.is_empty()).collect();
+    assert_eq!(records.len(), 4, "{pgn}");
+    assert!(
+        records[0].contains('{'),
+        "the first record keeps its comments: {pgn}"
+    );
 
     // A standard chess run is not resumed as Chess960.
     let std_run = dir.join("standard");
@@ -776,4 +785,57 @@ spec = "easy"
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(rows(&sprt).iter().all(|g| starts.contains(&g["opening"])));
     assert!(replay_all(&sprt).0 >= 2);
+}
+
+/// A Chess960 run's games.pgn reads with the engine's own PGN reader (its `Variant` tag makes
+/// the start a 960 one), and serves as a PGN opening book for another Chess960 run; a standard
+/// run refuses that book, naming the record.
+#[test]
+fn a_chess960_games_pgn_reads_back_and_opens_another_960_run() {
+    let dir = scratch("book");
+    let first = dir.join("first");
+    let (code, stdout, err) = chuhan(&match_args(first.to_str().unwrap(), "2", "3"));
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let book = first.join("games.pgn");
+    let records = chess::read_pgn(&std::fs::read_to_string(&book).unwrap()).unwrap();
+    let games = rows(&first);
+    assert_eq!(records.len(), games.len());
+    for (r, g) in records.iter().zip(&games) {
+        let uci: Vec<String> = r.moves.iter().map(|m| m.to_uci()).collect();
+        assert_eq!(uci.join(" "), g["moves"], "game {}", g["game"]);
+        assert_eq!(r.start_fen, g["opening"]);
+        assert_eq!(r.tag("Variant"), Some("Chess960"));
+    }
+    // The book: each record's start with its first 4 plies played.
+    let second = dir.join("second");
+    let mut args = match_args(second.to_str().unwrap(), "2", "2");
+    let plies = ["--openings", book.to_str().unwrap(), "--opening-plies", "4"];
+    args.extend(plies);
+    let (code, stdout, err) = chuhan(&args);
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let mut expected = HashSet::new();
+    for r in &records {
+        let mut pos = Position::from_fen_chess960(&r.start_fen).unwrap();
+        for &mv in &r.moves[..4] {
+            pos.make(mv);
+        }
+        expected.insert(pos.to_fen());
+    }
+    for g in rows(&second) {
+        assert!(expected.contains(&g["opening"]), "{}", g["opening"]);
+    }
+    replay_all(&second);
+    // Without --chess960 the book's records are of the other variant.
+    let third = dir.join("third");
+    let mut args: Vec<&str> = match_args(third.to_str().unwrap(), "1", "1")
+        .into_iter()
+        .filter(|&a| a != "--chess960")
+        .collect();
+    args.extend(plies);
+    let (code, _, err) = chuhan(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("games.pgn") && err.contains("record 1") && err.contains("--chess960"),
+        "{err}"
+    );
 }

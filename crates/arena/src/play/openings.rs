@@ -101,12 +101,6 @@ pub enum OpeningError {
         /// 1-based line number.
         line: usize,
     },
-    /// A PGN book for a Chess960 run (the chess PGN reader reads standard starts only).
-    #[error("{path}: PGN books are not read for Chess960 runs yet; give the positions as FEN/EPD lines (one per line), or no --openings for the 960 start positions")]
-    Chess960Book {
-        /// The file.
-        path: PathBuf,
-    },
     /// Too few openings for the pairs asked for.
     #[error("{source_name} gives {available} distinct openings; {needed} pairs need one each")]
     TooFew {
@@ -260,8 +254,8 @@ fn record_of_line(text: &str, line: usize) -> usize {
     record.max(1)
 }
 
-/// A book record: its start FEN and moves.
-type BookRecord = (String, Vec<crate::play::any::AnyMove>);
+/// A book record: its start FEN, its moves and whether it is a Chess960 game.
+type BookRecord = (String, Vec<crate::play::any::AnyMove>, bool);
 
 /// A PGN book's records of either game, as start FENs and moves.
 fn book_records(kind: GameKind, text: &str) -> Result<Vec<BookRecord>, (usize, String)> {
@@ -275,6 +269,7 @@ fn book_records(kind: GameKind, text: &str) -> Result<Vec<BookRecord>, (usize, S
                         (
                             r.start_fen,
                             r.moves.into_iter().map(AnyMove::Xiangqi).collect(),
+                            false,
                         )
                     })
                     .collect()
@@ -285,9 +280,11 @@ fn book_records(kind: GameKind, text: &str) -> Result<Vec<BookRecord>, (usize, S
                 records
                     .into_iter()
                     .map(|r| {
+                        let chess960 = chess::pgn::record_is_chess960(&r);
                         (
                             r.start_fen,
                             r.moves.into_iter().map(AnyMove::Chess).collect(),
+                            chess960,
                         )
                     })
                     .collect()
@@ -302,6 +299,7 @@ fn read_pgn_book(
     text: &str,
     plies: Option<u32>,
     kind: GameKind,
+    chess960: bool,
 ) -> Result<Vec<String>, OpeningError> {
     let records = book_records(kind, text).map_err(|(line, reason)| OpeningError::BadRecord {
         path: path.to_path_buf(),
@@ -310,14 +308,24 @@ fn read_pgn_book(
         reason,
     })?;
     let mut out = Vec::with_capacity(records.len());
-    for (i, (start_fen, moves)) in records.iter().enumerate() {
+    for (i, (start_fen, moves, record960)) in records.iter().enumerate() {
         let bad = |reason: String| OpeningError::BadRecord {
             path: path.to_path_buf(),
             record: i + 1,
             line: 0,
             reason,
         };
-        let mut game = AnyGame::from_fen(kind, start_fen, GameConfig::default()).map_err(bad)?;
+        // A record's moves were read under its own rules (its Variant tag), so a record of
+        // the other variant cannot open this run's games.
+        if *record960 != chess960 {
+            return Err(bad(if chess960 {
+                "not a Chess960 game (no [Variant \"Chess960\"] tag) in a --chess960 run".into()
+            } else {
+                "a Chess960 game ([Variant \"Chess960\"]): give --chess960".into()
+            }));
+        }
+        let mut game = AnyGame::from_fen_rules(kind, chess960, start_fen, GameConfig::default())
+            .map_err(bad)?;
         let take = plies.map_or(moves.len(), |p| moves.len().min(p as usize));
         for &mv in &moves[..take] {
             // The reader checked legality; a verdict before the last ply means the line runs
@@ -348,25 +356,24 @@ pub fn read_opening_file(
 }
 
 /// As [`read_opening_file`], chess positions read under Chess960's castling rules when
-/// `chess960` (a PGN book is refused then: [`OpeningError::Chess960Book`]).
+/// `chess960` (a PGN book's records must then be Chess960 games: `[Variant "Chess960"]`).
 pub fn read_opening_file_in(
     path: &Path,
     plies: Option<u32>,
     kind: GameKind,
     chess960: bool,
 ) -> Result<(Vec<String>, String), OpeningError> {
-    if chess960 && kind == GameKind::Chess && is_pgn_book(path) {
-        return Err(OpeningError::Chess960Book {
-            path: path.to_path_buf(),
-        });
-    }
     let bytes = std::fs::read(path).map_err(|source| OpeningError::Read {
         path: path.to_path_buf(),
         source,
     })?;
     let text = String::from_utf8_lossy(&bytes);
     if is_pgn_book(path) {
-        return Ok((read_pgn_book(path, &text, plies, kind)?, fnv1a_hex(&bytes)));
+        let chess960 = chess960 && kind == GameKind::Chess;
+        return Ok((
+            read_pgn_book(path, &text, plies, kind, chess960)?,
+            fnv1a_hex(&bytes),
+        ));
     }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

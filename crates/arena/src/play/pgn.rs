@@ -296,20 +296,20 @@ fn chess_pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWri
     // so that each move can carry its comment.
     let tags: Vec<(String, String)> = tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
     let result = row.result.as_pgn();
-    let mut text = if ctx.chess960 {
-        chess960_head(tags, result, &start).map_err(bad)?
-    } else {
-        let head = chess::GameRecord {
-            tags,
-            start_fen: row.opening.clone(),
-            moves: Vec::new(),
-            result: result.to_string(),
-        };
-        let written = chess::write_pgn(&head).map_err(|e| bad(e.to_string()))?;
-        written
-            .split_once("\n\n")
-            .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"))
+    let mut tags = tags;
+    if ctx.chess960 {
+        tags.push(("Variant".into(), "Chess960".into()));
+    }
+    let head = chess::GameRecord {
+        tags,
+        start_fen: row.opening.clone(),
+        moves: Vec::new(),
+        result: result.to_string(),
     };
+    let written = chess::write_pgn(&head).map_err(|e| bad(e.to_string()))?;
+    let mut text = written
+        .split_once("\n\n")
+        .map_or(written.clone(), |(tags, _)| format!("{tags}\n\n"));
     let mut tokens: Vec<String> = Vec::new();
     let mut pos = start;
     for (i, &mv) in moves.iter().enumerate() {
@@ -349,56 +349,14 @@ fn wrap_tokens(text: &mut String, tokens: &[String]) {
     }
 }
 
-/// The tag section of a Chess960 record, ending in its blank line: the engine's writer gives
-/// the roster and `tags` (it reads a start by standard rules, so it is given the standard
-/// one and no moves), then `[Variant "Chess960"]`, `[SetUp "1"]` and `[FEN]` (X-FEN as our
-/// position writes it, which Chess960 readers take) are added.
-fn chess960_head(
-    mut tags: Vec<(String, String)>,
-    result: &str,
-    start: &chuhan_engine::chess::Position,
-) -> Result<String, String> {
-    use chuhan_engine::chess;
-    tags.retain(|(n, _)| n != "Variant");
-    tags.push(("Variant".into(), "Chess960".into()));
-    let head = chess::GameRecord {
-        tags,
-        start_fen: chess::START_FEN.to_string(),
-        moves: Vec::new(),
-        result: result.to_string(),
-    };
-    let written = chess::write_pgn(&head).map_err(|e| e.to_string())?;
-    let tags = written
-        .split_once("\n\n")
-        .map_or(written.as_str(), |(t, _)| t);
-    Ok(format!(
-        "{tags}\n[SetUp \"1\"]\n[FEN \"{}\"]\n\n",
-        start.to_fen()
-    ))
-}
-
-/// Writes a Chess960 game as PGN (as `chess::write_pgn` does standard chess, whose reader of
-/// the start is standard): [`chess960_head`]'s tags, then the moves in SAN (castling O-O /
-/// O-O-O) and the result.
+/// Writes a Chess960 game as PGN: the record with `[Variant "Chess960"]` (replacing any other
+/// `Variant`), which the engine's writer reads under Chess960's castling rules and writes with
+/// `SetUp` and `FEN` (X-FEN) and castling as O-O / O-O-O.
 pub fn write_chess960_pgn(record: &chuhan_engine::chess::GameRecord) -> Result<String, String> {
-    use chuhan_engine::chess;
-    let mut pos = chess::Position::from_fen_chess960(&record.start_fen)
-        .map_err(|e| format!("start FEN '{}': {e}", record.start_fen))?;
-    let mut text = chess960_head(record.tags.clone(), &record.result, &pos)?;
-    let mut tokens = Vec::new();
-    for (i, &mv) in record.moves.iter().enumerate() {
-        match pos.side_to_move() {
-            chess::Color::White => tokens.push(format!("{}.", pos.fullmove())),
-            chess::Color::Black if i == 0 => tokens.push(format!("{}...", pos.fullmove())),
-            chess::Color::Black => {}
-        }
-        tokens.push(pos.to_san(mv).map_err(|e| e.to_string())?);
-        pos.make(mv);
-    }
-    tokens.push(record.result.clone());
-    wrap_tokens(&mut text, &tokens);
-    text.push('\n');
-    Ok(text)
+    let mut record = record.clone();
+    record.tags.retain(|(n, _)| n != "Variant");
+    record.tags.push(("Variant".into(), "Chess960".into()));
+    chuhan_engine::chess::write_pgn(&record).map_err(|e| e.to_string())
 }
 
 /// One game's PGN record (ending with a blank line), from its games.csv row; each move gets
@@ -481,9 +439,20 @@ fn record_matches(text: &str, row: &PlayedGame, kind: GameKind) -> bool {
             let Some(record) = only_record(chess::read_pgn(text)) else {
                 return false;
             };
-            let fen = |f: &str| chess::Position::from_fen(f).map(|p| p.to_fen());
+            // A Chess960 record (its Variant tag) was read under its castling rules; its
+            // start is compared under them too.
+            let chess960 = chess::pgn::record_is_chess960(&record);
+            let fen = |f: &str| {
+                let pos = if chess960 {
+                    chess::Position::from_fen_chess960(f)
+                } else {
+                    chess::Position::from_fen(f)
+                };
+                pos.ok().map(|p| p.to_fen())
+            };
             let moves: Vec<String> = record.moves.iter().map(|m| m.to_uci()).collect();
-            let same_start = fen(&record.start_fen) == fen(&row.opening);
+            let start = fen(&record.start_fen);
+            let same_start = start.is_some() && start == fen(&row.opening);
             (
                 record.tag("Round").map(str::to_owned),
                 record.result,

@@ -74,27 +74,54 @@ pub enum PgnWriteError {
     },
 }
 
+/// Whether a `Variant` tag's value names Chess960 (as PGN tools spell it: `Chess960`,
+/// `Fischerandom`, `Fischer Random`, any case).
+pub fn is_chess960_variant(value: &str) -> bool {
+    let v: String = value
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    v == "chess960" || v == "fischerandom" || v == "fischerrandom"
+}
+
+/// Whether a record is a Chess960 game (its `Variant` tag says so).
+pub fn record_is_chess960(record: &GameRecord) -> bool {
+    record.tag("Variant").is_some_and(is_chess960_variant)
+}
+
 impl PgnGame for Chess {
-    type Format = ();
+    /// Whether the record's `Variant` tag names Chess960: its start is then read with
+    /// Chess960's castling rights (X-FEN or Shredder-FEN) and castling moves.
+    type Format = bool;
     type StartError = FenTagError;
     type MoveError = SanError;
     const START_FEN: &'static str = START_FEN;
     const MOVERS: [&'static str; 2] = ["for White", "for Black"];
     const FORMATS: &'static str = "SAN";
 
-    fn start(fen: &str) -> Result<Position, FenTagError> {
-        Position::from_fen(fen).map_err(|error| FenTagError {
+    fn start(fen: &str, chess960: bool) -> Result<Position, FenTagError> {
+        let pos = if chess960 {
+            Position::from_fen_chess960(fen)
+        } else {
+            Position::from_fen(fen)
+        };
+        pos.map_err(|error| FenTagError {
             fen: fen.to_string(),
             error,
         })
     }
 
-    /// `SetUp` is derived from the `FEN` tag when writing; any other tag is kept.
-    fn read_tag(name: &str, _: &str, _: &mut ()) -> Result<bool, PgnErrorKind> {
+    /// `SetUp` is derived from the `FEN` tag when writing; `Variant` is kept in the record
+    /// and, when it names Chess960, chooses how the start is read; any other tag is kept.
+    fn read_tag(name: &str, value: &str, chess960: &mut bool) -> Result<bool, PgnErrorKind> {
+        if name == "Variant" {
+            *chess960 = is_chess960_variant(value);
+        }
         Ok(name == "SetUp")
     }
 
-    fn parse_move(pos: &mut Position, text: &str, _: ()) -> Result<Move, SanError> {
+    fn parse_move(pos: &mut Position, text: &str, _: bool) -> Result<Move, SanError> {
         // SAN first; UCI text (`e2e4`) is accepted too, as some tools write it.
         pos.parse_san(text)
             .or_else(|error| pos.parse_uci(text).map_err(|_| error))
@@ -119,21 +146,23 @@ const ROSTER: [(&str, &str); 6] = [
 ///
 /// The tag section starts with the Seven Tag Roster (`?` values when absent, `Result` from
 /// the record), then the record's other tags in order, then `SetUp` and `FEN` when the start
-/// is not the standard one. Errors when the start FEN is invalid, a move is illegal, or the
-/// result is not a result token.
+/// is not the standard one (always, for a Chess960 record: one whose `Variant` tag names it,
+/// read and written under Chess960's castling rules). Errors when the start FEN is invalid, a
+/// move is illegal, or the result is not a result token.
 pub fn write_pgn(record: &GameRecord) -> Result<String, PgnWriteError> {
     if !RESULTS.contains(&record.result.as_str()) {
         return Err(PgnWriteError::BadResult(record.result.clone()));
     }
-    let pos = Position::from_fen(&record.start_fen).map_err(|error| PgnWriteError::Fen {
+    let chess960 = record_is_chess960(record);
+    let pos = Chess::start(&record.start_fen, chess960).map_err(|e| PgnWriteError::Fen {
         fen: record.start_fen.clone(),
-        error,
+        error: e.error,
     })?;
     let mut out = String::new();
     write_roster(&mut out, record, &ROSTER);
     write_tag(&mut out, "Result", &record.result);
     write_other_tags(&mut out, record, &ROSTER, &["Result", "FEN", "SetUp"]);
-    if pos.to_fen() != START_FEN {
+    if chess960 || pos.to_fen() != START_FEN {
         write_tag(&mut out, "SetUp", "1");
         write_tag(&mut out, "FEN", &record.start_fen);
     }
@@ -234,5 +263,37 @@ mod tests {
             }),
             Err(PgnWriteError::BadResult(_))
         ));
+    }
+
+    #[test]
+    fn chess960_records_are_read_and_written_under_its_castling() {
+        let fen = "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1";
+        let mut pos = Position::from_fen_chess960(fen).unwrap();
+        let mut moves = Vec::new();
+        for san in ["O-O", "O-O-O"] {
+            let mv = pos.parse_san(san).unwrap();
+            moves.push(mv);
+            pos.make(mv);
+        }
+        let record = GameRecord {
+            tags: vec![("Variant".into(), "Chess960".into())],
+            start_fen: fen.into(),
+            moves,
+            result: "*".into(),
+        };
+        let text = write_pgn(&record).unwrap();
+        assert!(
+            text.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rk5r/")
+                && text.contains("1. O-O O-O-O *"),
+            "{text}"
+        );
+        let back = read_pgn(&text).unwrap();
+        assert_eq!(
+            (&back[0].start_fen, &back[0].moves, back[0].tag("Variant")),
+            (&record.start_fen, &record.moves, Some("Chess960"))
+        );
+        // The Variant tag is what makes the start a Chess960 one.
+        assert!(read_pgn(&text.replace("[Variant \"Chess960\"]\n", "")).is_err());
+        assert!(is_chess960_variant("Fischer Random") && !is_chess960_variant("Standard"));
     }
 }

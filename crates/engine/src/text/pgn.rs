@@ -87,8 +87,9 @@ pub trait PgnGame: Rules<Move: Debug> + Clone + Debug + PartialEq + Eq {
     /// The notations a `Format` tag may name, for the error when it names another.
     const FORMATS: &'static str;
 
-    /// The position a `FEN` tag (or [`PgnGame::START_FEN`]) describes.
-    fn start(fen: &str) -> Result<Self::Position, Self::StartError>;
+    /// The position a `FEN` tag (or [`PgnGame::START_FEN`]) describes, read under what the
+    /// record's tags chose (`format`: chess reads a Chess960 start by its castling rules).
+    fn start(fen: &str, format: Self::Format) -> Result<Self::Position, Self::StartError>;
     /// Reads a tag the game derives itself (other than `FEN` and `Result`): `Ok(true)` when
     /// it is consumed, `Ok(false)` when it is an ordinary tag to keep in the record.
     fn read_tag(
@@ -426,7 +427,7 @@ impl<G: PgnGame> Pending<G> {
                     Some((fen, line)) => (fen.as_str(), *line),
                     None => (G::START_FEN, 0),
                 };
-                G::start(fen).map_err(|error| PgnError {
+                G::start(fen, self.format).map_err(|error| PgnError {
                     line,
                     kind: PgnErrorKind::BadFen(Box::new(error)),
                 })?
@@ -801,14 +802,14 @@ mod tests {
     #[test]
     fn movetext_wraps_at_80_columns_and_numbers_a_second_side_start() {
         let fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 7";
-        let mut pos = Chess::start(fen).unwrap();
+        let mut pos = Chess::start(fen, false).unwrap();
         let mut record = Record::starting_at(fen);
         for text in ["Kd7", "Ra2", "Kc7", "Ra3", "Kb7", "Ra4", "Kc7", "Ra5"]
             .iter()
             .cycle()
             .take(40)
         {
-            let mv = Chess::parse_move(&mut pos, text, ()).unwrap();
+            let mv = Chess::parse_move(&mut pos, text, false).unwrap();
             Chess::make(&mut pos, mv);
             record.moves.push(mv);
         }
@@ -816,7 +817,7 @@ mod tests {
         let mut out = String::new();
         write_movetext::<Chess, String>(
             &mut out,
-            Chess::start(fen).unwrap(),
+            Chess::start(fen, false).unwrap(),
             &record,
             &comments,
             |_, _, i| Ok(format!("m{i}")),
@@ -833,7 +834,7 @@ mod tests {
         assert!(out.lines().count() > 2, "{out}");
         let error = write_movetext::<Chess, usize>(
             &mut String::new(),
-            Chess::start(fen).unwrap(),
+            Chess::start(fen, false).unwrap(),
             &record,
             &[],
             |_, _, i| if i == 3 { Err(i) } else { Ok(String::new()) },

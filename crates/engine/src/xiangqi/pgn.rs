@@ -50,7 +50,7 @@ impl PgnGame for Xiangqi {
     const MOVERS: [&'static str; 2] = ["for Red", "for Black"];
     const FORMATS: &'static str = "ICCS, WXF, Chinese or UCI";
 
-    fn start(fen: &str) -> Result<Position, NotationError> {
+    fn start(fen: &str, _: Option<Notation>) -> Result<Position, NotationError> {
         Position::from_fen(fen).map_err(|error| NotationError::Fen {
             fen: fen.to_string(),
             error,
@@ -135,7 +135,7 @@ pub fn write_pgn_annotated(
     if !RESULTS.contains(&record.result.as_str()) {
         return Err(NotationError::BadResult(record.result.clone()));
     }
-    let pos = Xiangqi::start(&record.start_fen)?;
+    let pos = Xiangqi::start(&record.start_fen, None)?;
     let mut out = String::new();
     write_roster(&mut out, record, &ROSTER);
     write_other_tags(&mut out, record, &ROSTER, &["Result", "FEN", "Format"]);
