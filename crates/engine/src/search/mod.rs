@@ -121,6 +121,9 @@ struct Tunables {
     aspiration: i32,
     lmp_base: usize,
     futility_quiet: i32,
+    // SEE margins per ply (captures) and per reduced ply squared (quiet moves) for pruning.
+    capture_see: i32,
+    quiet_see: i32,
     lmr: [[u8; 64]; 64],
 }
 
@@ -146,6 +149,8 @@ impl Tunables {
             aspiration: get("search.aspiration"),
             lmp_base: get("search.lmp_base").max(0) as usize,
             futility_quiet: get("search.futility_quiet"),
+            capture_see: 140,
+            quiet_see: 22,
             lmr,
         }
     }
@@ -640,22 +645,45 @@ impl Searcher {
             let capture = self.pos.is_capture(mv);
             let is_killer = self.killers[ply].contains(&mv);
             let key = history::PieceTo::new(self.pos.board()[mv.from().index()], mv);
-            // Shallow pruning at non-PV nodes once a move has a score: quiet moves late in
-            // the list or unable to lift the static evaluation to alpha, and captures that
-            // lose material by exchange. Checking moves are always searched.
+            let cont = [
+                self.history.cont(conts[0], key),
+                self.history.cont(conts[1], key),
+            ];
+            // Shallow pruning at non-PV nodes once a move has a score, judged (for quiet
+            // moves) by the depth the move would be searched to after its late-move
+            // reduction: quiet moves late in the list (half as many when the evaluation is
+            // not improving), unable to lift the static evaluation to alpha, followed badly
+            // by both earlier moves (continuation history below zero), or losing material
+            // by exchange; captures that lose more than a margin per ply. Checking moves are
+            // always searched.
             let prune = self.options.futility
                 && !pv_node
                 && !in_check
-                && depth <= 4
                 && best_score > -MATE_BOUND
                 && !is_killer
                 && mv != tt_move
                 && if capture {
-                    depth <= 2 && order[i] < 0
+                    depth <= 6
+                        && order[i] < 0
+                        && see::see(self.pos.board(), mv, &self.see_values)
+                            < -self.tunables.capture_see * depth
                 } else {
-                    legal > self.tunables.lmp_base + (depth * depth) as usize
-                        || (depth <= 3
-                            && static_eval + self.tunables.futility_quiet * depth <= alpha)
+                    let lmr_depth = (depth
+                        - 1
+                        - self.tunables.lmr[depth.min(63) as usize][legal.min(63)] as i32)
+                        .max(0);
+                    (depth <= 8
+                        && legal
+                            > (self.tunables.lmp_base + 2 + (depth * depth) as usize)
+                                * (1 + usize::from(improving))
+                                / 2)
+                        || (lmr_depth <= 5
+                            && static_eval + self.tunables.futility_quiet * (lmr_depth + 1)
+                                <= alpha)
+                        || (lmr_depth <= 2 && cont[0] < 0 && cont[1] < 0)
+                        || (lmr_depth <= 6
+                            && see::see(self.pos.board(), mv, &self.see_values)
+                                < -self.tunables.quiet_see * lmr_depth * lmr_depth)
                 };
             self.make_at(mv, ply);
             let gives_check = self.pos.in_check();
@@ -691,9 +719,7 @@ impl Searcher {
                         r -= 1;
                     }
                     // Moves that often refuted others are reduced less, rarely good ones more.
-                    let hist = self.history.quiet(mv)
-                        + self.history.cont(conts[0], key)
-                        + self.history.cont(conts[1], key);
+                    let hist = self.history.quiet(mv) + cont[0] + cont[1];
                     r -= hist * 4 / (3 * history::HISTORY_MAX);
                     r = r.clamp(0, new_depth - 1);
                 }
