@@ -614,3 +614,163 @@ fn texel_stops_on_sigint_keeps_nothing_and_starts_again() {
         starts_again: true,
     });
 }
+
+/// Shard folders of a small two-shard match under `root`.
+fn match_shards(root: &Path) -> Vec<PathBuf> {
+    (0..2)
+        .map(|i| {
+            let dir = root.join(format!("shard-{i}"));
+            let mut args = strings(&[
+                "match", "--player", "default", "--player", "easy", "--pairs", "4", "--nodes",
+                "300", "--seed", "9", "--quiet", "--shard",
+            ]);
+            args.push(format!("{i}/2"));
+            let (code, err) = run(&with_target(&args, &dir));
+            assert_eq!(code, 0, "shard {i}: {err}");
+            dir
+        })
+        .collect()
+}
+
+/// The file names of a merged folder and the text of each (the folder's own path replaced),
+/// except report.html's, which holds its folder's name and the time it was written.
+fn merged_outputs(dir: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let compared: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|&n| n != "report.html")
+        .collect();
+    format!("{names:?}\n") + &files(dir, &compared).replace(&dir.display().to_string(), "TARGET")
+}
+
+/// A merge is over in well under a second, so a signal sent "while it runs" would race it.
+/// Instead the last shard's games.csv is a FIFO: the merge blocks reading it, the test knows
+/// it is there once its own open for writing returns (a FIFO's open waits for the other end),
+/// signals it, and only then writes the file's text. The merge cannot run past the read
+/// without first handling the pending signal, so the signal always lands mid-merge, before
+/// anything is written.
+fn merge_stops_on(signal: &str) {
+    let (expected_code, name) = match signal {
+        "INT" => (130, "SIGINT"),
+        "TERM" => (143, "SIGTERM"),
+        s => panic!("no such signal {s}"),
+    };
+    let root = scratch(&format!("merge-{signal}"));
+    let shards = match_shards(&root);
+    let merge_args = |out: &Path| {
+        let mut a = vec![
+            "merge".to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        a.extend(shards.iter().map(|d| d.display().to_string()));
+        a
+    };
+    let reference = root.join("reference");
+    let (code, err) = run(&merge_args(&reference));
+    assert_eq!(code, 0, "{err}");
+    let expected = merged_outputs(&reference);
+
+    let games_csv = shards[1].join("games.csv");
+    let text = std::fs::read(&games_csv).unwrap();
+    let restored = text.clone();
+    std::fs::remove_file(&games_csv).unwrap();
+    let made = Command::new("mkfifo").arg(&games_csv).status().unwrap();
+    assert!(made.success(), "mkfifo {}", games_csv.display());
+
+    let target = root.join("interrupted");
+    let args = merge_args(&target);
+    let stderr_path = root.join("stderr.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .unwrap();
+    let (opened_tx, opened) = std::sync::mpsc::channel();
+    let (write_tx, write) = std::sync::mpsc::channel::<()>();
+    let fifo = games_csv.clone();
+    let writer = std::thread::spawn(move || {
+        let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        opened_tx.send(()).unwrap();
+        if write.recv().is_ok() {
+            use std::io::Write;
+            f.write_all(&text).unwrap();
+        }
+    });
+    let started = Instant::now();
+    loop {
+        if opened.recv_timeout(Duration::from_millis(20)).is_ok() {
+            break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            // Unblock the writer's open before failing.
+            let _ = std::fs::File::open(&games_csv);
+            panic!(
+                "merge ended ({status}) before reading the shard's games.csv\n{}",
+                std::fs::read_to_string(&stderr_path).unwrap()
+            );
+        }
+        assert!(started.elapsed() < PATIENCE, "merge never read the shard");
+    }
+    send(child.id(), signal);
+    write_tx.send(()).unwrap();
+    writer.join().unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "merge still running after {name}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    assert_eq!(status.code(), Some(expected_code), "{stderr}");
+    assert!(
+        !target.join(".chuhan.lock").exists(),
+        "the lock was left: {stderr}"
+    );
+    assert!(
+        !target.exists() || std::fs::read_dir(&target).unwrap().next().is_none(),
+        "an interrupted merge left files in {}: {stderr}",
+        target.display()
+    );
+    let line = stderr
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    let prefix = format!("interrupted by {name}: nothing was kept; start again with: ");
+    assert!(line.starts_with(&prefix), "last line {line:?}");
+    let words = shell_words(&line[prefix.len()..]);
+    assert_eq!(words[0], "chuhan");
+    assert_eq!(words[1..], args[..], "the line to start again");
+
+    std::fs::remove_file(&games_csv).unwrap();
+    std::fs::write(&games_csv, restored).unwrap();
+    let (code, err) = run(&words[1..]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        merged_outputs(&target),
+        expected,
+        "outputs differ from the merge that was never interrupted"
+    );
+}
+
+#[test]
+fn merge_stops_on_sigint_writes_nothing_and_starts_again() {
+    merge_stops_on("INT");
+}
+
+#[test]
+fn merge_stops_on_sigterm_writes_nothing_and_starts_again() {
+    merge_stops_on("TERM");
+}
