@@ -38,9 +38,10 @@ impl Default for ChessConfig {
 
 /// The chess levels, as numbers like the xiangqi ones: one shape (no depth cap, no straying or
 /// random moves after the opening; straying within 20 cp for the first 8 plies so that games
-/// vary) at three node budgets, placed by `chuhan calibrate --game chess --knob nodes --base
-/// hard` at +0, +200 and +400 Elo above 1,000 nodes (docs/benchmarks.md, "Chess levels", for
-/// the command and the validated gaps). Recalibrate when the chess bench signature changes.
+/// vary) at three node budgets, +200 Elo apart: `chuhan calibrate --game chess --knob nodes
+/// --base hard` measured the curve, its validation the slopes, and a ladder of these budgets
+/// measured +188 and +216 (±30) (docs/benchmarks.md, "Chess levels"). Recalibrate when the
+/// chess bench signature changes.
 pub fn levels() -> Vec<Level> {
     let level = |name: &str, nodes, ms| Level {
         name: name.into(),
@@ -55,8 +56,8 @@ pub fn levels() -> Vec<Level> {
     };
     vec![
         level("easy", 1_000, 500),
-        level("medium", 1_672, 1_500),
-        level("hard", 2_807, 4_000),
+        level("medium", 1_900, 1_500),
+        level("hard", 4_000, 4_000),
     ]
 }
 
