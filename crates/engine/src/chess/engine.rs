@@ -36,28 +36,25 @@ impl Default for ChessConfig {
     }
 }
 
-/// The chess levels, as numbers like the xiangqi ones: one shape (no depth cap, no straying or
-/// random moves after the opening; straying within 20 cp for the first 8 plies so that games
-/// vary) at three node budgets, +200 Elo apart: `chuhan calibrate --game chess --knob nodes
-/// --base hard` measured the curve, its validation the slopes, and a ladder of these budgets
-/// measured +188 and +216 (±30) (docs/benchmarks.md, "Chess levels"). Recalibrate when the
-/// chess bench signature changes.
+/// The chess levels, as numbers like the xiangqi ones: Easy searches 2 plies within 2,000
+/// nodes, strays up to 150 cp and plays 10% random moves; Medium 5 plies, 30,000 nodes, 30 cp,
+/// 2%; Hard 400,000 nodes without straying. Not calibrated yet.
 pub fn levels() -> Vec<Level> {
-    let level = |name: &str, nodes, ms| Level {
+    let level = |name: &str, depth, nodes, ms, margin, random_rate| Level {
         name: name.into(),
-        depth: Some(64),
+        depth: Some(depth),
         nodes: Some(nodes),
         time: Some(Duration::from_millis(ms)),
-        margin: 0,
-        random_rate: 0.0,
-        opening_plies: 8,
+        margin,
+        random_rate,
+        opening_plies: 0,
         opening_depth: None,
-        opening_margin: 20,
+        opening_margin: 0,
     };
     vec![
-        level("easy", 1_000, 500),
-        level("medium", 1_900, 1_500),
-        level("hard", 4_000, 4_000),
+        level("easy", 2, 2_000, 500, 150, 0.10),
+        level("medium", 5, 30_000, 1_500, 30, 0.02),
+        level("hard", 64, 400_000, 4_000, 0, 0.0),
     ]
 }
 
