@@ -109,17 +109,14 @@ impl Bucket {
 /// this before allocating, instead of aborting the process on a failed allocation.
 pub const MAX_TT_MB: usize = 4096;
 
-struct Table {
-    buckets: Box<[Bucket]>,
-    age: AtomicU8,
-}
-
 /// A handle on a table: the one [`TranspositionTable::new`] returns owns the table's
 /// generations (it clears and ages it); [`TranspositionTable::share`] gives further handles
 /// on the same table for helper threads, which probe and store but leave clearing and ageing
 /// to the owner.
 pub struct TranspositionTable {
-    table: Arc<Table>,
+    // Two allocations rather than one holding both, so that a probe follows one pointer.
+    buckets: Arc<[Bucket]>,
+    age: Arc<AtomicU8>,
     mask: usize,
     owner: bool,
 }
@@ -136,10 +133,8 @@ impl TranspositionTable {
             n.next_power_of_two() / 2
         };
         TranspositionTable {
-            table: Arc::new(Table {
-                buckets: (0..buckets).map(|_| Bucket::default()).collect(),
-                age: AtomicU8::new(0),
-            }),
+            buckets: (0..buckets).map(|_| Bucket::default()).collect(),
+            age: Arc::new(AtomicU8::new(0)),
             mask: buckets - 1,
             owner: true,
         }
@@ -149,7 +144,8 @@ impl TranspositionTable {
     /// [`clear`](Self::clear) and [`new_search`](Self::new_search) do nothing.
     pub fn share(&self) -> TranspositionTable {
         TranspositionTable {
-            table: Arc::clone(&self.table),
+            buckets: Arc::clone(&self.buckets),
+            age: Arc::clone(&self.age),
             mask: self.mask,
             owner: false,
         }
@@ -157,34 +153,40 @@ impl TranspositionTable {
 
     /// Whether `other` is a handle on this very table.
     pub fn same_table(&self, other: &TranspositionTable) -> bool {
-        Arc::ptr_eq(&self.table, &other.table)
+        Arc::ptr_eq(&self.buckets, &other.buckets)
     }
 
     /// Forgets everything (the owner's handle only).
-    pub fn clear(&self) {
+    pub fn clear(&mut self) {
         if !self.owner {
             return;
         }
-        for b in self.table.buckets.iter() {
-            for i in 0..BUCKET {
-                b.save(i, &Entry::default());
+        match Arc::get_mut(&mut self.buckets) {
+            // Alone on the table (one thread): plain stores, which compile to a memset.
+            Some(buckets) => buckets.iter_mut().for_each(|b| *b = Bucket::default()),
+            None => {
+                for b in self.buckets.iter() {
+                    for i in 0..BUCKET {
+                        b.save(i, &Entry::default());
+                    }
+                }
             }
         }
-        self.table.age.store(0, Ordering::Relaxed);
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search, older entries becoming preferred victims (the owner's handle
     /// only).
     pub fn new_search(&self) {
         if self.owner {
-            let age = self.table.age.load(Ordering::Relaxed);
-            self.table.age.store((age + 1) & 0x3f, Ordering::Relaxed);
+            let age = self.age.load(Ordering::Relaxed);
+            self.age.store((age + 1) & 0x3f, Ordering::Relaxed);
         }
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        &self.table.buckets[key as usize & self.mask]
+        &self.buckets[key as usize & self.mask]
     }
 
     /// Looks up a position.
@@ -192,9 +194,12 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         let check = (key >> 32) as u32;
-        (0..BUCKET)
-            .map(|i| b.load(i))
-            .find(|e| !e.is_empty() && e.key == check)
+        // The first non-empty slot of this key, unpacked only once found.
+        (0..BUCKET).find_map(|i| {
+            let data = b.data[i].load(Ordering::Relaxed);
+            (data >> 56 & 3 != 0 && b.checks[i].load(Ordering::Relaxed) ^ fold(data) == check)
+                .then(|| Entry::unpack(check, data))
+        })
     }
 
     /// Stores a result.
@@ -202,7 +207,7 @@ impl TranspositionTable {
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let check = (key >> 32) as u32;
-        let age = self.table.age.load(Ordering::Relaxed);
+        let age = self.age.load(Ordering::Relaxed);
         let bucket: [Entry; BUCKET] = std::array::from_fn(|i| b.load(i));
         let slot = match bucket.iter().position(|e| e.is_empty() || e.key == check) {
             Some(i) => i,
@@ -294,8 +299,8 @@ mod tests {
 
     #[test]
     fn shared_handles_see_each_other_and_only_the_owner_clears() {
-        let owner = TranspositionTable::new(1);
-        let helper = owner.share();
+        let mut owner = TranspositionTable::new(1);
+        let mut helper = owner.share();
         assert!(owner.same_table(&helper));
         assert!(!owner.same_table(&TranspositionTable::new(1)));
         helper.store(42 << 32 | 5, Move(300), -7, 3, 4, Bound::Lower);
@@ -307,9 +312,9 @@ mod tests {
         helper.clear();
         assert!(owner.probe(42 << 32 | 5).is_some());
         helper.new_search();
-        assert_eq!(owner.table.age.load(Ordering::Relaxed), 0);
+        assert_eq!(owner.age.load(Ordering::Relaxed), 0);
         owner.new_search();
-        assert_eq!(owner.table.age.load(Ordering::Relaxed), 1);
+        assert_eq!(owner.age.load(Ordering::Relaxed), 1);
         owner.clear();
         assert!(helper.probe(42 << 32 | 5).is_none());
     }
