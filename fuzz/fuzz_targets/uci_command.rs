@@ -77,6 +77,9 @@ fn check_command(text: &str) {
             if let Ok(option) = xiangqi_option(name, value.as_deref(), levels) {
                 match option {
                     XiangqiOption::Hash(mb) => assert!((1..=MAX_TT_MB).contains(&mb)),
+                    XiangqiOption::Threads(n) => {
+                        assert!((1..=chuhan_engine::search::smp::MAX_THREADS).contains(&n))
+                    }
                     XiangqiOption::Param(name, n) => {
                         let mut params = chuhan_engine::Params::default();
                         params

@@ -3,6 +3,7 @@
 
 use crate::level::Level;
 use crate::params::Params;
+use crate::search::smp::MAX_THREADS;
 use crate::search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};
 use crate::xiangqi::position::Position;
 use crate::xiangqi::rules::{judge_for, RuleSet};
@@ -38,6 +39,8 @@ impl Default for EngineConfig {
 pub struct Engine {
     config: EngineConfig,
     searcher: Searcher,
+    // Lazy SMP helpers (threads beyond the first); empty on one thread.
+    helpers: Vec<Searcher>,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -46,6 +49,7 @@ impl Engine {
     pub fn new(config: EngineConfig) -> Engine {
         Engine {
             searcher: Searcher::new(config.params.clone(), config.options),
+            helpers: Vec::new(),
             config,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),
         }
@@ -64,28 +68,54 @@ impl Engine {
     /// Sets the repetition rules the search judges cycles by (default: Asian).
     pub fn set_rules(&mut self, rules: RuleSet) {
         self.searcher.set_repetition_judge(judge_for(rules));
+        for h in &mut self.helpers {
+            h.set_repetition_judge(judge_for(rules));
+        }
+    }
+
+    /// Search threads: 1 (the default) searches exactly as before, deterministic under node
+    /// and depth limits; more run a Lazy SMP search (helpers sharing the table; see
+    /// [`crate::search::smp`]) for full-strength searches. Levels always search on one
+    /// thread, as they were calibrated. Clamped to 1..=[`MAX_THREADS`] (callers refuse other
+    /// values first).
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            self.helpers.push(self.searcher.helper());
+        }
+    }
+
+    /// Search threads (see [`Engine::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Starts a new game: clears the TT and history, reseeds the random stream.
     pub fn new_game(&mut self, seed: u64) {
         self.searcher.clear();
+        for h in &mut self.helpers {
+            h.clear();
+        }
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
 
-    /// A plain search at full strength within `limits` (levels ignored).
+    /// A plain search at full strength within `limits` (levels ignored), on every thread.
     pub fn search(
         &mut self,
         pos: &Position,
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.searcher.search(pos, limits, &[], false, info)
+        self.searcher
+            .search_smp(&mut self.helpers, pos, limits, &[], false, info)
     }
 
     /// Picks the move to play: searches within the tighter of `limits` and the level's caps,
     /// over `candidates` (moves allowed at the root, e.g. without forfeiting repetitions;
     /// empty = all legal moves), then lets the level stray or play randomly. `game_ply` is the
-    /// number of plies already played in the game (for the level's opening settings).
+    /// number of plies already played in the game (for the level's opening settings). Without
+    /// a level the search runs on every thread, with one on the first only.
     pub fn choose_move(
         &mut self,
         pos: &Position,
@@ -95,7 +125,14 @@ impl Engine {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let Some(level) = self.config.level.clone() else {
-            return self.searcher.search(pos, limits, candidates, false, info);
+            return self.searcher.search_smp(
+                &mut self.helpers,
+                pos,
+                limits,
+                candidates,
+                false,
+                info,
+            );
         };
         let limits = limits.tightest(&level.limits(game_ply));
         let exact = level.margin_at(game_ply) > 0;

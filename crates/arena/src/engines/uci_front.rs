@@ -7,6 +7,7 @@
 //! ends a session.
 
 use crate::play::config::find_level;
+use chuhan_engine::search::smp::MAX_THREADS;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::search::uci_score;
 use chuhan_engine::{params, Level, Limits, Params, Position, RuleSet};
@@ -226,6 +227,8 @@ pub enum XiangqiOption {
     Hash(usize),
     /// `Clear Hash` (a button).
     ClearHash,
+    /// `Threads`: search threads (Lazy SMP), within 1..=[`MAX_THREADS`].
+    Threads(usize),
     /// `Level`: a level, or `none` for full strength.
     Level(Option<Level>),
     /// `Rules`: the repetition rules.
@@ -264,6 +267,16 @@ pub fn xiangqi_option(
             .map(XiangqiOption::Hash)
             .ok_or_else(|| format!("Hash value '{}' is not 1..{MAX_TT_MB}", value.unwrap_or(""))),
         "clear hash" => Ok(XiangqiOption::ClearHash),
+        "threads" => value
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| (1..=MAX_THREADS).contains(&n))
+            .map(XiangqiOption::Threads)
+            .ok_or_else(|| {
+                format!(
+                    "Threads value '{}' is not 1..{MAX_THREADS}",
+                    value.unwrap_or("")
+                )
+            }),
         "level" => match value {
             Some("none") => Ok(XiangqiOption::Level(None)),
             Some(v) => find_level(levels, v)
@@ -376,6 +389,22 @@ mod tests {
         );
         assert!(xiangqi_option("Hash", Some("0"), &levels).is_err());
         assert!(xiangqi_option("Hash", Some(&(MAX_TT_MB + 1).to_string()), &levels).is_err());
+        assert_eq!(
+            xiangqi_option("Threads", Some("2"), &levels),
+            Ok(XiangqiOption::Threads(2))
+        );
+        assert_eq!(
+            xiangqi_option("threads", Some(&MAX_THREADS.to_string()), &levels),
+            Ok(XiangqiOption::Threads(MAX_THREADS))
+        );
+        for bad in ["0", "-1", "two", ""] {
+            assert_eq!(
+                xiangqi_option("Threads", Some(bad), &levels),
+                Err(format!("Threads value '{bad}' is not 1..{MAX_THREADS}"))
+            );
+        }
+        assert!(xiangqi_option("Threads", Some(&(MAX_THREADS + 1).to_string()), &levels).is_err());
+        assert!(xiangqi_option("Threads", None, &levels).is_err());
         assert_eq!(
             xiangqi_option("lmr", Some("FALSE"), &levels),
             Ok(XiangqiOption::Lmr(false))

@@ -9,6 +9,7 @@ use chuhan_arena::engines::uci_front::{
 };
 use chuhan_arena::play::config::builtin_levels;
 use chuhan_engine::params;
+use chuhan_engine::search::smp::MAX_THREADS;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::{Engine, EngineConfig, Level, Move, Position, SearchInfo};
 use std::io::Write;
@@ -28,6 +29,7 @@ pub struct Session {
     search: Option<JoinHandle<()>>,
     seed: u64,
     rules: chuhan_engine::RuleSet,
+    threads: usize,
 }
 
 impl Session {
@@ -45,6 +47,7 @@ impl Session {
             search: None,
             seed: 0,
             rules: chuhan_engine::RuleSet::default(),
+            threads: 1,
         }
     }
 
@@ -67,6 +70,7 @@ impl Session {
         self.stop_search();
         let mut e = Engine::new(self.config.clone());
         e.set_rules(self.rules);
+        e.set_threads(self.threads);
         e.new_game(self.seed);
         self.engine = Arc::new(Mutex::new(e));
     }
@@ -117,6 +121,9 @@ impl Session {
             "option name Hash type spin default 16 min 1 max {MAX_TT_MB}"
         ));
         self.say("option name Clear Hash type button");
+        self.say(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         let mut combo = String::from("option name Level type combo default none var none");
         for l in &self.levels {
             combo.push_str(&format!(" var {}", l.name));
@@ -155,6 +162,7 @@ impl Session {
                 }
                 return;
             }
+            XiangqiOption::Threads(n) => self.threads = n,
             XiangqiOption::Level(level) => self.config.level = level,
             XiangqiOption::Rules(rules) => self.rules = rules,
             XiangqiOption::NullMove(b) => options.null_move = b,

@@ -7,6 +7,7 @@ mod history;
 pub mod limits;
 mod movepick;
 mod see;
+pub mod smp;
 mod timeman;
 pub mod tt;
 
@@ -183,6 +184,8 @@ pub struct Searcher {
     start: Instant,
     root_side: Color,
     repetition_hits: u64,
+    // The other threads of a multi-threaded search (see `smp`); None on one thread.
+    smp: Option<smp::Link>,
 }
 
 impl Searcher {
@@ -212,6 +215,7 @@ impl Searcher {
             start: Instant::now(),
             root_side: Color::Red,
             repetition_hits: 0,
+            smp: None,
         }
     }
 
@@ -292,7 +296,10 @@ impl Searcher {
 
     #[inline]
     fn check_limits(&mut self) {
-        if self.limits.reached(self.nodes, self.start) {
+        let nodes = self.nodes;
+        if self.limits.reached(nodes, self.start)
+            || self.smp.as_mut().is_some_and(|l| l.poll(nodes))
+        {
             self.stopped = true;
         }
     }
@@ -366,6 +373,9 @@ impl Searcher {
         let mut prev_score = 0;
         let mut timer = timeman::TimeManager::new(limits);
         for depth in 1..=max_depth {
+            if self.smp.as_ref().is_some_and(|l| l.skips(depth)) {
+                continue;
+            }
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut window = self.tunables.aspiration;
             if depth >= 4 && !exact_root_scores && !is_mate_score(prev_score) {
