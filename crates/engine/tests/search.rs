@@ -60,6 +60,42 @@ fn incremental_evaluation_equals_full_recomputation_at_every_ply() {
     }
 }
 
+/// With every positional term switched on (distinct weights, mobility included), the linear
+/// features still reproduce the engine's evaluation exactly.
+#[test]
+fn linear_features_reproduce_the_evaluation_with_positional_terms() {
+    let mut p = Params::default();
+    for (k, name) in chuhan_engine::eval::terms::TERM_NAMES.iter().enumerate() {
+        let w = if k % 2 == 0 {
+            3 + k as i64
+        } else {
+            -(5 + k as i64)
+        };
+        p.set(name, w).unwrap();
+    }
+    let tables = EvalTables::new(&p);
+    assert!(tables.has_optional_terms() && !tables.has_nonlinear_terms());
+    let mut nonzero_terms = 0;
+    for pos in random_positions(10, 100) {
+        let features = linear_features(&pos);
+        nonzero_terms += features
+            .iter()
+            .filter(|&&(i, _)| {
+                params::table()[i].name.starts_with("eval.")
+                    && i != params::index_of("eval.tempo").unwrap()
+            })
+            .count();
+        let red: f64 = features.iter().map(|&(i, x)| p.get(i) as f64 * x).sum();
+        let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
+            red
+        } else {
+            -red
+        };
+        assert_eq!(stm as i32, tables.evaluate(&pos), "{pos:?}");
+    }
+    assert!(nonzero_terms > 500, "only {nonzero_terms} term features");
+}
+
 #[test]
 fn linear_features_reproduce_the_evaluation() {
     let p = Params::default();

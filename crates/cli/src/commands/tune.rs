@@ -66,10 +66,10 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
             ..EngineConfig::default()
         },
     };
-    if chuhan_engine::eval::EvalTables::new(&base.params).has_optional_terms() {
+    if chuhan_engine::eval::EvalTables::new(&base.params).has_nonlinear_terms() {
         eprintln!(
-            "chuhan: warning: the base config switches on optional evaluation terms; \
-             Texel tunes the linear part only and ignores them"
+            "chuhan: warning: the base config switches on a non-linear evaluation term \
+             (eval.hanging); Texel tunes the linear part only and ignores it"
         );
     }
     let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;

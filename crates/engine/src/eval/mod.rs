@@ -1,9 +1,13 @@
 //! Evaluation: material + piece-square tables (one signed table per piece, updated
-//! incrementally by the search) + a side-to-move bonus, plus optional terms (mobility, hanging
-//! pieces) whose weights are zero until an SPRT says they win.
+//! incrementally by the search) + a side-to-move bonus, plus optional terms whose weights are
+//! zero until an SPRT says they win: the positional terms of [`terms`] (mobility, horse legs,
+//! chariot files, cannons aimed at the general, king safety, connected soldiers) and hanging
+//! pieces.
 //!
-//! The material/PST/tempo part is linear in the parameters: [`linear_features`] exposes it so
+//! Everything but hanging pieces is linear in the parameters: [`linear_features`] exposes it so
 //! the Texel tuner's gradient is exact.
+
+pub mod terms;
 
 use crate::params::{self, Params, PST_KINDS};
 use crate::xiangqi::movegen::{GenKind, MoveList};
@@ -18,8 +22,10 @@ pub struct EvalTables {
     pub psq: [[i32; SQUARE_COUNT]; 16],
     /// Bonus for the side to move.
     pub tempo: i32,
-    /// Mobility weight per kind (index by kind bits), 0 = off.
-    pub mobility: [i32; 8],
+    /// Weights of the positional terms ([`terms::TERM_NAMES`] order), 0 = off.
+    pub terms: [i32; terms::TERM_COUNT],
+    /// Whether a mobility weight is set (the only terms that scan rays).
+    mobility_on: bool,
     /// Penalty per hanging piece (attacked and undefended), 0 = off.
     pub hanging: i32,
     /// Material values by kind bits (for move ordering and pruning margins).
@@ -62,14 +68,12 @@ impl EvalTables {
                 }
             }
         }
-        let mut mobility = [0i32; 8];
-        mobility[PieceKind::Horse as usize] = p.get(params::scalar("eval.mobility.horse"));
-        mobility[PieceKind::Chariot as usize] = p.get(params::scalar("eval.mobility.chariot"));
-        mobility[PieceKind::Cannon as usize] = p.get(params::scalar("eval.mobility.cannon"));
+        let weights = terms::TERM_NAMES.map(|name| p.get(params::scalar(name)));
         EvalTables {
             psq,
             tempo: p.get(params::scalar("eval.tempo")),
-            mobility,
+            terms: weights,
+            mobility_on: weights[..3].iter().any(|&w| w != 0),
             hanging: p.get(params::scalar("eval.hanging")),
             material,
         }
@@ -96,7 +100,13 @@ impl EvalTables {
 
     /// Whether any optional (non-incremental) term is switched on.
     pub fn has_optional_terms(&self) -> bool {
-        self.hanging != 0 || self.mobility.iter().any(|&w| w != 0)
+        self.hanging != 0 || self.terms.iter().any(|&w| w != 0)
+    }
+
+    /// Whether a term the evaluation is not linear in (hanging pieces) is switched on: the
+    /// Texel tuner cannot see it.
+    pub fn has_nonlinear_terms(&self) -> bool {
+        self.hanging != 0
     }
 
     /// The optional terms from Red's view.
@@ -105,20 +115,13 @@ impl EvalTables {
             return 0;
         }
         let mut score = 0;
-        if self.mobility.iter().any(|&w| w != 0) {
-            for color in Color::ALL {
-                let sign = if color == Color::Red { 1 } else { -1 };
-                let mut bits = pos.occupancy(color);
-                while bits != 0 {
-                    let s = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let piece = pos.board()[s];
-                    let w = self.mobility[piece.kind_bits() as usize];
-                    if w != 0 {
-                        score += sign * w * mobility(pos.board(), s, piece) as i32;
-                    }
-                }
-            }
+        if self.terms.iter().any(|&w| w != 0) {
+            let counts = terms::term_counts(pos, self.mobility_on);
+            score += counts
+                .iter()
+                .zip(&self.terms)
+                .map(|(c, w)| c * w)
+                .sum::<i32>();
         }
         if self.hanging != 0 {
             let (red, black) = hanging_counts(pos);
@@ -256,7 +259,7 @@ fn defended(pos: &Position, sq: Square) -> bool {
 }
 
 /// The linear features of a position from Red's view: `(parameter index, value)` pairs such
-/// that material + PST + tempo = sum of `params[index] * value`.
+/// that material + PST + tempo + the positional terms = sum of `params[index] * value`.
 pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
     let mut acc: Vec<(usize, f64)> = Vec::with_capacity(40);
     let mut add = |i: usize, v: f64| {
@@ -287,6 +290,9 @@ pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
             -1.0
         },
     );
+    for (name, count) in terms::TERM_NAMES.iter().zip(terms::term_counts(pos, true)) {
+        add(params::scalar(name), f64::from(count));
+    }
     acc.retain(|&(_, v)| v != 0.0);
     acc
 }
