@@ -151,7 +151,7 @@ fn assert_validation(dir: &Path, names: [&str; 3]) {
 
 /// Each level's engine file holds the base's node limit, the shipped file's options and
 /// `lines` (the knob at its placed value), and the validation stage played those files.
-fn assert_level_files(dir: &Path, names: [&str; 3], lines: &[Vec<String>]) {
+fn assert_level_files(dir: &Path, names: [&str; 3], lines: &[Vec<(String, String)>]) {
     let manifest = std::fs::read_to_string(dir.join("validate/manifest.toml")).unwrap();
     for (name, lines) in names.iter().zip(lines) {
         let file = dir.join("levels").join(format!("{name}.toml"));
@@ -162,10 +162,14 @@ fn assert_level_files(dir: &Path, names: [&str; 3], lines: &[Vec<String>]) {
             text.contains("Threads = 1") && text.contains("Hash = 16"),
             "{text}"
         );
-        for line in lines {
-            assert!(
-                text.lines().any(|l| l.trim() == line),
-                "{line} missing in {file:?}:\n{text}"
+        // The options as TOML reads them (the writer may quote a key or not).
+        let doc: toml::Table = text.parse().unwrap();
+        let options = doc["uci"]["options"].as_table().unwrap();
+        for (key, value) in lines {
+            assert_eq!(
+                options.get(key).map(|v| v.to_string()).as_deref(),
+                Some(value.as_str()),
+                "{key} = {value} in {file:?}:\n{text}"
             );
         }
         assert!(manifest.contains(&format!("{name}.toml")), "{manifest}");
@@ -244,9 +248,9 @@ fn stockfish_is_calibrated_by_its_skill_level_and_its_levels_play() {
     let grid = "0,10,20";
     let (dir, placed) = calibrate_stockfish("skill", "option:Skill Level", "", grid, names);
     assert_monotone(&placed, grid);
-    let lines: Vec<Vec<String>> = placed
+    let lines: Vec<Vec<(String, String)>> = placed
         .iter()
-        .map(|v| vec![format!("\"Skill Level\" = {v}")])
+        .map(|v| vec![("Skill Level".to_string(), v.to_string())])
         .collect();
     assert_level_files(&dir, names, &lines);
     assert_validation(&dir, names);
@@ -270,12 +274,12 @@ fn stockfish_is_calibrated_by_uci_elo_under_limit_strength_and_its_levels_play()
         names,
     );
     assert_monotone(&placed, grid);
-    let lines: Vec<Vec<String>> = placed
+    let lines: Vec<Vec<(String, String)>> = placed
         .iter()
         .map(|v| {
             vec![
-                "\"UCI_LimitStrength\" = true".to_string(),
-                format!("\"UCI_Elo\" = {v}"),
+                ("UCI_LimitStrength".to_string(), "true".to_string()),
+                ("UCI_Elo".to_string(), v.to_string()),
             ]
         })
         .collect();
