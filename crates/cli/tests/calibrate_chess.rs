@@ -6,25 +6,9 @@
 mod common;
 
 use chuhan_engine::chess::{Game, Position};
-use common::chuhan;
+use common::{chuhan, stockfish_present};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-const STOCKFISH: &str = "/usr/games/stockfish";
-
-/// Stockfish: installed by scripts/test.sh, which sets CHUHAN_REQUIRE_STOCKFISH so that a
-/// missing Stockfish fails there; elsewhere the test says why it did not run.
-fn stockfish_present() -> bool {
-    if Path::new(STOCKFISH).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CHUHAN_REQUIRE_STOCKFISH").is_none(),
-        "{STOCKFISH} is missing and CHUHAN_REQUIRE_STOCKFISH is set: run scripts/test.sh, or apt-get install stockfish"
-    );
-    eprintln!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
-    false
-}
 
 /// The shipped Stockfish engine file, by absolute path (the tests run from the crate folder).
 fn stockfish_file() -> String {

@@ -8,41 +8,12 @@
 mod common;
 
 use chuhan_engine::chess::{self, Game, Position};
-use common::chuhan;
+use common::{chuhan, csv_rows as rows, games_without_times, stockfish_present, STOCKFISH};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-const STOCKFISH: &str = "/usr/games/stockfish";
-
 fn scratch(name: &str) -> PathBuf {
     common::scratch("chess960", name)
-}
-
-/// games.csv as maps from column name to value, in file order.
-fn rows(dir: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv");
-    let headers = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            headers
-                .iter()
-                .zip(rec.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-/// The games by index without their wall times (the one column that differs run to run).
-fn games_without_times(dir: &Path) -> BTreeMap<u64, BTreeMap<String, String>> {
-    rows(dir)
-        .into_iter()
-        .map(|mut r| {
-            r.remove("seconds");
-            (r["game"].parse().unwrap(), r)
-        })
-        .collect()
 }
 
 /// The 960 start positions as FEN, by Scharnagl number, written here from the definition (not
@@ -644,20 +615,6 @@ fn external_engines_get_uci_chess960_and_one_without_it_is_refused_by_name() {
         "{err}"
     );
     assert!(!refused.join("games.csv").exists());
-}
-
-/// Stockfish: installed by scripts/test.sh, which sets CHUHAN_REQUIRE_STOCKFISH so that a
-/// missing Stockfish fails there; elsewhere the test says why it did not run.
-fn stockfish_present() -> bool {
-    if Path::new(STOCKFISH).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CHUHAN_REQUIRE_STOCKFISH").is_none(),
-        "{STOCKFISH} is missing and CHUHAN_REQUIRE_STOCKFISH is set: run scripts/test.sh, or apt-get install stockfish"
-    );
-    eprintln!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
-    false
 }
 
 #[test]

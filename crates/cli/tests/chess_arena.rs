@@ -5,11 +5,8 @@
 mod common;
 
 use chuhan_engine::chess::{Game, Position};
-use common::chuhan;
-use std::collections::BTreeMap;
+use common::{chuhan, csv_rows as rows, games_without_times, stockfish_present};
 use std::path::{Path, PathBuf};
-
-const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// A fresh, empty directory under the test target's temporary folder.
 fn scratch(name: &str) -> PathBuf {
@@ -17,34 +14,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// games.csv as maps from column name to value, in game order.
-fn rows(dir: &Path) -> Vec<BTreeMap<String, String>> {
-    let mut r = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv");
-    let headers = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            headers
-                .iter()
-                .zip(rec.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-/// The games of a run by index, without their wall times (which differ run to run; rows are
-/// written in the order games end).
-fn games_without_times(dir: &Path) -> BTreeMap<u64, BTreeMap<String, String>> {
-    rows(dir)
-        .into_iter()
-        .map(|mut r| {
-            r.remove("seconds");
-            (r["game"].parse().unwrap(), r)
-        })
-        .collect()
 }
 
 /// Replays every game of a run through the chess judge: each move legal in turn, no verdict
@@ -390,20 +359,6 @@ fn chess_openings_come_from_epd_and_pgn_books() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad.epd:1") && err.contains("chess"), "{err}");
-}
-
-/// Stockfish: installed by scripts/test.sh, which sets CHUHAN_REQUIRE_STOCKFISH so that a
-/// missing Stockfish fails there; elsewhere the test says why it did not run.
-fn stockfish_present() -> bool {
-    if Path::new(STOCKFISH).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CHUHAN_REQUIRE_STOCKFISH").is_none(),
-        "{STOCKFISH} is missing and CHUHAN_REQUIRE_STOCKFISH is set: run scripts/test.sh, or apt-get install stockfish"
-    );
-    eprintln!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
-    false
 }
 
 #[test]

@@ -6,10 +6,9 @@
 mod common;
 
 use chuhan_engine::chess::EvalParams;
-use common::chuhan;
+use common::{chuhan, stockfish_present, STOCKFISH};
 use std::path::{Path, PathBuf};
 
-const STOCKFISH: &str = "/usr/games/stockfish";
 const START: &str = chuhan_engine::chess::START_FEN;
 
 fn repo() -> PathBuf {
@@ -21,20 +20,6 @@ fn stockfish_toml() -> String {
         .join("configs/engines/stockfish.toml")
         .display()
         .to_string()
-}
-
-/// Stockfish: installed by scripts/test.sh, which sets CHUHAN_REQUIRE_STOCKFISH so that a
-/// missing one fails the run instead of skipping the test.
-fn stockfish_present() -> bool {
-    if Path::new(STOCKFISH).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CHUHAN_REQUIRE_STOCKFISH").is_none(),
-        "{STOCKFISH} is missing and CHUHAN_REQUIRE_STOCKFISH is set: run scripts/test.sh, or apt-get install stockfish"
-    );
-    eprintln!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
-    false
 }
 
 /// `key: value` lines of a report (`key:` alone: an empty value).

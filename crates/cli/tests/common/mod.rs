@@ -162,3 +162,51 @@ pub fn start_served(args: &[&str]) -> Served {
     };
     Served { child, port }
 }
+
+/// Where Debian's `stockfish` package puts the engine.
+pub const STOCKFISH: &str = "/usr/games/stockfish";
+
+/// Whether Stockfish is installed. scripts/test.sh installs it and sets
+/// CHUHAN_REQUIRE_STOCKFISH, so a missing Stockfish fails there; elsewhere the test says why
+/// it did not run.
+pub fn stockfish_present() -> bool {
+    if Path::new(STOCKFISH).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CHUHAN_REQUIRE_STOCKFISH").is_none(),
+        "{STOCKFISH} is missing and CHUHAN_REQUIRE_STOCKFISH is set: run scripts/test.sh, or apt-get install stockfish"
+    );
+    eprintln!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
+    false
+}
+
+/// A run's games.csv as maps from column name to value, in file order.
+pub fn csv_rows(dir: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv");
+    let headers = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            headers
+                .iter()
+                .zip(rec.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The games of a run by index, without their wall times (which differ run to run; rows are
+/// written in the order games end).
+pub fn games_without_times(
+    dir: &Path,
+) -> std::collections::BTreeMap<u64, std::collections::BTreeMap<String, String>> {
+    csv_rows(dir)
+        .into_iter()
+        .map(|mut r| {
+            r.remove("seconds");
+            (r["game"].parse().unwrap(), r)
+        })
+        .collect()
+}
