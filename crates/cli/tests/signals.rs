@@ -415,7 +415,9 @@ fn match_with_an_external_engine_stops_on_sigterm_and_leaves_no_engine_behind() 
 #[test]
 fn a_second_sigint_ends_at_once_and_the_folder_resumes() {
     // Slow moves (many nodes, few plies), so that the second signal lands while the first
-    // waits for the moves in flight; signalled as soon as the run has its manifest.
+    // waits for the moves in flight; signalled as soon as the run has its manifest. 400,000
+    // nodes is about 150 ms a move: at 150,000 (about 60 ms) a test process kept off the CPU
+    // by other work after its 5 ms sleep sent the second signal after the run had ended.
     interrupt_and_continue(Case {
         name: "match-twice",
         args: strings(&[
@@ -427,7 +429,7 @@ fn a_second_sigint_ends_at_once_and_the_folder_resumes() {
             "--pairs",
             "2",
             "--nodes",
-            "150000",
+            "400000",
             "--ply-cap",
             "12",
             "--seed",
