@@ -99,11 +99,16 @@ fn calibrate_stockfish(
     (out, placed)
 }
 
-/// The placed values: the first target (+0) is the first grid setting, and each later value
-/// is at least the one before, within the grid.
+/// The placed values: the first target (+0) within the grid, and each later value at least
+/// the one before, within the grid.
 fn assert_monotone(placed: &[f64], grid: &str) {
     let grid: Vec<f64> = grid.split(',').map(|g| g.parse().unwrap()).collect();
-    assert_eq!(placed[0], grid[0], "target +0 is the first grid setting");
+    // Where +0 lands depends on the grid's games, which Stockfish's unseeded knobs make
+    // random (once Skill 5 of a 0,10,20 grid): within the grid, not at a fixed setting.
+    assert!(
+        placed[0] >= grid[0] && placed[0] < grid[grid.len() - 1],
+        "target +0 within the grid: {placed:?}"
+    );
     assert!(
         placed.windows(2).all(|w| w[0] <= w[1]),
         "placed values fall as targets rise: {placed:?}"
