@@ -517,16 +517,7 @@ fn chess_report_draws_every_position_of_a_game_offline() {
 fn play_by_clicks_with_the_judge() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-play");
     let _ = std::fs::remove_dir_all(&save);
-    let play = common::start_served(&[
-        "play",
-        "--no-open",
-        "--player",
-        "random",
-        "--port",
-        "0",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let play = common::start_play(&save, &[]);
     let port = play.port;
     let browser = Browser::start("play");
     // A lone chariot's perpetual check after f5e5; Black's replies are forced.
@@ -663,18 +654,7 @@ fn served_live_report_reloads_when_rewritten() {
 fn chess_play_by_clicks_with_promotion_take_back_and_mate() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess-play");
     let _ = std::fs::remove_dir_all(&save);
-    let play = common::start_served(&[
-        "play",
-        "--no-open",
-        "--game",
-        "chess",
-        "--player",
-        "random",
-        "--port",
-        "0",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let play = common::start_play(&save, &["--game", "chess"]);
     let port = play.port;
     let browser = Browser::start("chess-play");
     browser.open(&format!("http://127.0.0.1:{port}/play"));
@@ -830,16 +810,7 @@ fn shuffle_to_a_repetition(
 fn play_shows_a_repetition_draw_in_chess_and_xiangqi_and_then_takes_no_move() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-repetition");
     let _ = std::fs::remove_dir_all(&save);
-    let play = common::start_served(&[
-        "play",
-        "--no-open",
-        "--player",
-        "random",
-        "--port",
-        "0",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let play = common::start_play(&save, &[]);
     let port = play.port;
     let browser = Browser::start("repetition");
     let open = |fen: &str, game: &str| {
@@ -893,19 +864,7 @@ fn play_shows_a_repetition_draw_in_chess_and_xiangqi_and_then_takes_no_move() {
 fn chess960_play_starts_from_a_numbered_position_and_castles_by_clicks() {
     let save = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-chess960");
     let _ = std::fs::remove_dir_all(&save);
-    let play = common::start_served(&[
-        "play",
-        "--no-open",
-        "--game",
-        "chess",
-        "--chess960",
-        "--player",
-        "random",
-        "--port",
-        "0",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let play = common::start_play(&save, &["--game", "chess", "--chess960"]);
     let port = play.port;
     let browser = Browser::start("chess960");
     let your_move =

@@ -93,30 +93,7 @@ fn replay_all(dir: &Path) -> (usize, usize) {
             }
             game.play(mv).unwrap();
         }
-        let rules = [
-            "checkmate",
-            "stalemate",
-            "insufficient-material",
-            "repetition",
-            "fifty-moves",
-        ];
-        match game.verdict() {
-            Some(v) => {
-                assert_eq!(
-                    v.termination.as_str(),
-                    g["termination"],
-                    "game {}",
-                    g["game"]
-                );
-                assert_eq!(v.result.as_pgn(), g["result"], "game {}", g["game"]);
-            }
-            None => assert!(
-                !rules.contains(&g["termination"].as_str()),
-                "game {}: recorded {} but the judge sees the game going on",
-                g["game"],
-                g["termination"]
-            ),
-        }
+        common::assert_chess_verdict(&game, g);
     }
     (games.len(), castles)
 }

@@ -133,16 +133,7 @@ fn serve_lists_runs_and_never_leaves_the_folder() {
 #[test]
 fn play_refuses_a_forbidden_repetition_and_saves_pgn() {
     let save = temp("web-play");
-    let served = common::start_served(&[
-        "play",
-        "--no-open",
-        "--player",
-        "random",
-        "--port",
-        "0",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
+    let served = common::start_play(&save, &[]);
     // After f5e5 of a lone chariot's perpetual check; Black's replies are forced.
     let fen = "4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 1 1";
     let (status, body) = request(

@@ -135,6 +135,16 @@ impl Drop for Served {
     }
 }
 
+/// `chuhan play --no-open --player random --port 0 --save SAVE` with `extra` flags before
+/// `--player` (for example `--game chess`), started as [`start_served`] does.
+pub fn start_play(save: &Path, extra: &[&str]) -> Served {
+    let mut args = vec!["play", "--no-open"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--player", "random", "--port", "0", "--save"]);
+    args.push(save.to_str().unwrap());
+    start_served(&args)
+}
+
 /// Starts `chuhan ARGS` and reads the port from the first line it prints
 /// (`... http://127.0.0.1:PORT/...`).
 pub fn start_served(args: &[&str]) -> Served {
@@ -209,4 +219,37 @@ pub fn games_without_times(
             (r["game"].parse().unwrap(), r)
         })
         .collect()
+}
+
+/// The verdict of a replayed chess game against its games.csv row `g`: a verdict the judge
+/// sees is the one recorded (termination and result), and a game the judge sees going on was
+/// not recorded as ended by a rule of the game.
+pub fn assert_chess_verdict(
+    game: &chuhan_engine::chess::Game,
+    g: &std::collections::BTreeMap<String, String>,
+) {
+    let rules = [
+        "checkmate",
+        "stalemate",
+        "insufficient-material",
+        "repetition",
+        "fifty-moves",
+    ];
+    match game.verdict() {
+        Some(v) => {
+            assert_eq!(
+                v.termination.as_str(),
+                g["termination"],
+                "game {}",
+                g["game"]
+            );
+            assert_eq!(v.result.as_pgn(), g["result"], "game {}", g["game"]);
+        }
+        None => assert!(
+            !rules.contains(&g["termination"].as_str()),
+            "game {}: recorded {} but the judge sees the game going on",
+            g["game"],
+            g["termination"]
+        ),
+    }
 }
