@@ -12,6 +12,7 @@
 //! Statistics ([`stats`], [`ratings`], [`curve`]) are pure numbers. The library holds no
 //! command-line types: the `chuhan` binary (crate `chuhan-cli`) parses arguments into the typed
 //! settings these modules take.
+#![forbid(unsafe_code)]
 
 pub mod curve;
 pub mod engines;

@@ -2,6 +2,7 @@
 //! structs ([`args`]), one module per command ([`commands`]), the dispatch and the exit codes;
 //! the work itself is done by the `chuhan-engine` and `chuhan-arena` libraries, which know
 //! nothing of this crate.
+#![forbid(unsafe_code)]
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -14,6 +14,7 @@
 //! let mut pos = Position::startpos();
 //! assert_eq!(perft(&mut pos, 2), 1920);
 //! ```
+#![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod chess;

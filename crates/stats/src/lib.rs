@@ -85,6 +85,7 @@
 //! assert_eq!(honest.gaps[0].bound.to_string(), ">= +219"); // exact: 0.05^(1/12) = 0.779
 //! assert_eq!(honest.gaps[0].estimate, None); // the maximum-likelihood gap is infinite
 //! ```
+#![forbid(unsafe_code)]
 
 pub mod adaptive;
 pub mod bound;
