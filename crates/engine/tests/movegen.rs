@@ -365,3 +365,55 @@ fn fen_round_trips() {
     let c = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w").unwrap();
     assert_eq!((c.quiet_plies(), c.fullmove()), (0, 1));
 }
+
+#[test]
+fn may_give_check_is_true_for_every_checking_move() {
+    // Over random games from the start and the suite's positions (sparse endings, where lines
+    // are long), every legal move that checks must have been flagged; the flag must also be
+    // false often enough to be worth having.
+    let mut starts: Vec<Position> = include_str!("data/xiangqi.epd")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| Position::from_fen(l.split(';').next().unwrap().trim()).unwrap())
+        .collect();
+    starts.push(Position::startpos());
+    let (mut moves, mut checks, mut cleared) = (0usize, 0usize, 0usize);
+    for (g, start) in starts.iter().enumerate() {
+        for game in 0..20u64 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(7_000 + 100 * g as u64 + game);
+            let mut pos = start.clone();
+            for _ in 0..120 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for &mv in legal.as_slice() {
+                    let flagged = pos.may_give_check(mv);
+                    pos.make(mv);
+                    let check = pos.in_check();
+                    pos.unmake();
+                    assert!(
+                        flagged || !check,
+                        "{} checks but was not flagged in {}",
+                        mv.to_uci(),
+                        pos.to_fen()
+                    );
+                    moves += 1;
+                    checks += usize::from(check);
+                    cleared += usize::from(!flagged);
+                }
+                let mv = legal.as_slice()[rng.gen_range(0..legal.len())];
+                pos.make(mv);
+            }
+        }
+    }
+    assert!(
+        moves > 500_000 && checks > 10_000,
+        "{moves} moves, {checks} checks"
+    );
+    assert!(
+        cleared * 5 > moves,
+        "only {cleared} of {moves} moves cleared"
+    );
+}

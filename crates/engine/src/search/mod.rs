@@ -695,6 +695,11 @@ impl Searcher {
                             && see::see(self.pos.board(), mv, &self.see_values)
                                 < -self.tunables.quiet_see * lmr_depth * lmr_depth)
                 };
+            // A pruned move is made only to see whether it checks, and not at all when it
+            // cannot.
+            if prune && !self.pos.may_give_check(mv) {
+                continue;
+            }
             self.make_at(mv, ply);
             let gives_check = self.pos.in_check();
             if prune && !gives_check {

@@ -145,6 +145,22 @@ impl Position {
         }
     }
 
+    /// Whether `mv` may give check: `false` only when it surely does not. A check after a
+    /// move comes from a piece on the enemy general's file or rank (a chariot, a cannon or a
+    /// cannon's screen arriving or leaving there, or a line opened by leaving it) or within
+    /// two files and two ranks of it (a horse, its leg, a soldier); a move with neither of
+    /// its points in those places gives no check. Read on the board before the move, without
+    /// making it.
+    #[inline]
+    pub fn may_give_check(&self, mv: Move) -> bool {
+        let g = self.generals[self.side.flip().index()];
+        let near = |s: Square| {
+            let (df, dr) = (s.file().abs_diff(g.file()), s.rank().abs_diff(g.rank()));
+            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+        };
+        near(mv.from()) || near(mv.to())
+    }
+
     /// Whether a pseudo-legal move keeps the mover's general safe.
     ///
     /// In check, and for a general move, the general is tested from scratch on the board
