@@ -63,12 +63,18 @@ pub(super) const BAD_CAPTURE: i32 = -1_000_000;
 #[inline]
 pub(super) fn pick(list: &mut MoveList, order: &mut [i32], i: usize) -> Move {
     let n = list.len();
-    let mut best = i;
-    for j in i + 1..n {
-        if order[j] > order[best] {
+    // The first best score of the rest, kept in a register, over a slice of known length
+    // (no bounds check in the loop).
+    let rest = &order[i..n];
+    let mut best = 0;
+    let mut best_score = rest[0];
+    for (j, &s) in rest.iter().enumerate().skip(1) {
+        if s > best_score {
             best = j;
+            best_score = s;
         }
     }
+    let best = i + best;
     if best != i {
         order.swap(i, best);
         list.as_mut_slice().swap(i, best);
