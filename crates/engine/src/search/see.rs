@@ -4,6 +4,7 @@
 //! cannons gaining or losing a screen, horse legs and elephant eyes freed) count exactly.
 //! Pins are ignored; the general is worth so much that it captures only when it is safe.
 
+use crate::xiangqi::tables::{HORSE_ATTACKS, RAYS};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind, FILE_COUNT, SQUARE_COUNT};
 
 /// Value of the general in exchanges: more than everything else together.
@@ -88,54 +89,42 @@ fn least_attacker(board: &[Piece; SQUARE_COUNT], to: usize, side: Color) -> Opti
             }
         }
     }
-    // Lines: the first piece on a ray may be a chariot, the second a cannon.
+    // Lines: the first piece on a ray may be a chariot, the second a cannon (rays from the
+    // precomputed tables, taken west, east, south, north).
     let mut chariot = None;
     let mut cannon = None;
-    for (df, dr) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-        let (mut x, mut y) = (f + df, r + dr);
-        let mut screens = 0;
-        while let Some(s) = at(x, y) {
-            if !board[s].is_empty() {
-                if screens == 0 {
-                    if chariot.is_none() && board[s] == Piece::new(side, PieceKind::Chariot) {
-                        chariot = Some(s);
-                    }
-                    screens = 1;
-                } else {
-                    if cannon.is_none() && board[s] == Piece::new(side, PieceKind::Cannon) {
-                        cannon = Some(s);
-                    }
-                    break;
+    let (own_chariot, own_cannon) = (
+        Piece::new(side, PieceKind::Chariot),
+        Piece::new(side, PieceKind::Cannon),
+    );
+    for d in [3, 2, 1, 0] {
+        let ray = &RAYS[to][d];
+        let points = &ray.to[..ray.len as usize];
+        let mut it = points.iter().map(|&p| p as usize);
+        let Some(first) = it.by_ref().find(|&p| !board[p].is_empty()) else {
+            continue;
+        };
+        if chariot.is_none() && board[first] == own_chariot {
+            chariot = Some(first);
+        }
+        if cannon.is_none() {
+            if let Some(second) = it.find(|&p| !board[p].is_empty()) {
+                if board[second] == own_cannon {
+                    cannon = Some(second);
                 }
             }
-            x += df;
-            y += dr;
         }
     }
     if cannon.is_some() {
         return cannon;
     }
     // Horses: the leg next to the horse, towards the target, must be empty.
-    for (df, dr) in [
-        (1, 2),
-        (-1, 2),
-        (1, -2),
-        (-1, -2),
-        (2, 1),
-        (2, -1),
-        (-2, 1),
-        (-2, -1),
-    ] {
-        let s = at(f + df, r + dr);
-        if is(board, s, side, PieceKind::Horse) {
-            let leg = if dr.abs() == 2 {
-                at(f + df, r + dr / 2)
-            } else {
-                at(f + df / 2, r + dr)
-            };
-            if leg.is_some_and(|l| board[l].is_empty()) {
-                return s;
-            }
+    let horse = Piece::new(side, PieceKind::Horse);
+    let attacks = &HORSE_ATTACKS[to];
+    for i in 0..attacks.len as usize {
+        let (s, leg) = (attacks.to[i] as usize, attacks.via[i] as usize);
+        if board[s] == horse && board[leg].is_empty() {
+            return Some(s);
         }
     }
     if chariot.is_some() {
