@@ -118,3 +118,41 @@ fn knob_rewrites_keep_odd_option_keys_and_their_order() {
     assert!(rewritten.contains("Threads = 2\n"), "{rewritten}");
     assert!(rewritten.contains("\"Skiln Leve =\" = 20"), "{rewritten}");
 }
+
+/// `chuhan uci` and the in-process players read a clock by the engine's one rule.
+#[test]
+fn uci_and_in_process_players_share_the_clock_rule() {
+    use chuhan_arena::play::limits::MoveLimits;
+    use chuhan_arena::play::player::search_limits;
+    use std::time::Duration;
+    for (left, inc, togo) in [
+        (10_000u64, 100u64, None),
+        (300, 0, None),
+        (60_000, 0, Some(7u32)),
+    ] {
+        let mut words = vec![
+            "wtime".to_string(),
+            left.to_string(),
+            "btime".to_string(),
+            "1".to_string(),
+            "winc".to_string(),
+            inc.to_string(),
+        ];
+        if let Some(m) = togo {
+            words.extend(["movestogo".to_string(), m.to_string()]);
+        }
+        let uci = parse_go(&words, true).unwrap();
+        let builtin = search_limits(&MoveLimits {
+            time_left: Some(Duration::from_millis(left)),
+            increment: Duration::from_millis(inc),
+            moves_to_go: togo,
+            ..MoveLimits::default()
+        });
+        assert_eq!(
+            (uci.soft_time, uci.hard_time),
+            (builtin.soft_time, builtin.hard_time),
+            "{words:?}"
+        );
+        assert!(uci.soft_time.unwrap() < Duration::from_millis(left.max(2)));
+    }
+}

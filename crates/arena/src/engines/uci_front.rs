@@ -167,8 +167,7 @@ pub fn split_position<'a>(rest: &'a [&'a str]) -> Result<(Option<String>, &'a [&
 }
 
 /// The limits of `go ...` for the side to move (`first_to_move`: the side whose clock is
-/// `wtime`). A clock becomes a soft time of `left / moves + 3/4 increment` (moves to go, at
-/// most 30) and a hard time of three times that, within 2/5 of what is left.
+/// `wtime`). A clock becomes the soft and hard times of [`Limits::clock`].
 pub fn parse_go<S: AsRef<str>>(rest: &[S], first_to_move: bool) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, 0u64, 0u64, None);
@@ -207,15 +206,13 @@ pub fn parse_go<S: AsRef<str>>(rest: &[S], first_to_move: bool) -> Result<Limits
         (btime, binc)
     };
     if let (Some(t), false) = (time, infinite) {
-        let moves = movestogo.unwrap_or(30).min(30);
-        // Saturating: the numbers are the client's (`winc 9223372036854775807` overflowed).
-        let soft = (t / moves).saturating_add(inc.saturating_mul(3) / 4);
-        let hard = soft
-            .saturating_mul(3)
-            .min(t.saturating_sub(50).max(1) * 2 / 5)
-            .max(1);
-        limits.soft_time = Some(Duration::from_millis(soft.min(hard)));
-        limits.hard_time = Some(Duration::from_millis(hard));
+        let clock = Limits::clock(
+            Duration::from_millis(t),
+            Duration::from_millis(inc),
+            movestogo.map(|m| m.min(u64::from(u32::MAX)) as u32),
+        );
+        limits.soft_time = clock.soft_time;
+        limits.hard_time = clock.hard_time;
     }
     Ok(limits)
 }

@@ -48,6 +48,42 @@ impl Limits {
         }
     }
 
+    /// Limits for one move on a clock: `left` on the mover's clock, `increment` added after
+    /// each move, `moves_to_go` to the next time control (`None`: the whole game, sudden death
+    /// or increment). The optimum (soft) time is `left / moves + 3/4 increment`, with
+    /// `moves` the moves to go but at most [`Limits::CLOCK_HORIZON`]; the hard time is
+    /// [`Limits::CLOCK_HARD_FACTOR`] times that, and neither is more than 2/5 of what is left
+    /// after a reserve of up to 50 ms for the pipes and the process. Both searches (xiangqi
+    /// and chess) and every caller (the in-process players, `chuhan uci`) use this one rule.
+    pub fn clock(left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+        let left_ms = left.as_millis().min(u128::from(u64::MAX)) as u64;
+        let inc_ms = increment.as_millis().min(u128::from(u64::MAX)) as u64;
+        let moves = u64::from(
+            moves_to_go
+                .unwrap_or(Self::CLOCK_HORIZON)
+                .clamp(1, Self::CLOCK_HORIZON),
+        );
+        // Saturating: the numbers may be a client's (`winc 9223372036854775807` overflowed).
+        let optimum = (left_ms / moves).saturating_add(inc_ms.saturating_mul(3) / 4);
+        let reserve = left_ms.min(50);
+        let cap = (left_ms - reserve) * 2 / 5;
+        let hard = optimum
+            .saturating_mul(Self::CLOCK_HARD_FACTOR)
+            .min(cap)
+            .max(1);
+        Limits {
+            soft_time: Some(Duration::from_millis(optimum.min(hard))),
+            hard_time: Some(Duration::from_millis(hard)),
+            ..Limits::default()
+        }
+    }
+
+    /// The most moves a clock's time is shared over (see [`Limits::clock`]).
+    pub const CLOCK_HORIZON: u32 = 30;
+
+    /// The hard time on a clock as a multiple of the optimum (see [`Limits::clock`]).
+    pub const CLOCK_HARD_FACTOR: u64 = 3;
+
     /// The soft time limit, if any.
     pub fn soft_time(&self) -> Option<Duration> {
         self.soft_time.or(self.hard_time)
@@ -94,5 +130,49 @@ impl Limits {
             hard_time: min(self.hard_time, other.hard_time),
             stop: self.stop.clone().or_else(|| other.stop.clone()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limits;
+    use std::time::Duration;
+
+    fn ms(limits: &Limits) -> (u128, u128) {
+        (
+            limits.soft_time.unwrap().as_millis(),
+            limits.hard_time.unwrap().as_millis(),
+        )
+    }
+
+    #[test]
+    fn a_clock_shares_the_time_left_over_the_horizon_plus_most_of_the_increment() {
+        let h = u128::from(Limits::CLOCK_HORIZON);
+        let f = u128::from(Limits::CLOCK_HARD_FACTOR);
+        let l = Limits::clock(Duration::from_secs(60), Duration::from_millis(400), None);
+        let optimum = 60_000 / h + 300;
+        assert_eq!(ms(&l), (optimum, (optimum * f).min((60_000 - 50) * 2 / 5)));
+        // Moves to go below the horizon give each move more; above it, the horizon rules.
+        let few = Limits::clock(Duration::from_secs(60), Duration::ZERO, Some(10));
+        assert_eq!(ms(&few).0, 6_000);
+        let many = Limits::clock(Duration::from_secs(60), Duration::ZERO, Some(1_000));
+        assert_eq!(ms(&many).0, 60_000 / h);
+    }
+
+    #[test]
+    fn a_clock_never_spends_more_than_two_fifths_of_what_is_left() {
+        // One move to go: the optimum is everything left, capped by the hard limit.
+        let l = Limits::clock(Duration::from_secs(10), Duration::ZERO, Some(1));
+        assert_eq!(ms(&l), ((10_000 - 50) * 2 / 5, (10_000 - 50) * 2 / 5));
+        // A huge increment cannot buy more than the cap either, and nothing overflows.
+        let l = Limits::clock(
+            Duration::from_secs(1),
+            Duration::from_secs(u64::MAX / 2),
+            None,
+        );
+        assert_eq!(ms(&l), (380, 380));
+        // An empty clock still gives a positive hard time (the search makes its move).
+        let l = Limits::clock(Duration::ZERO, Duration::ZERO, None);
+        assert_eq!(ms(&l), (0, 1));
     }
 }

@@ -5,7 +5,6 @@ use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::MoveLimits;
 use chuhan_engine::chess::{ChessConfig, ChessEngine};
 use chuhan_engine::{Engine, EngineConfig, Limits};
-use std::time::Duration;
 
 /// The engine of one game.
 enum Inner {
@@ -38,8 +37,7 @@ impl EnginePlayer {
     }
 }
 
-/// Search limits for one move. On a clock: about 1/30 of the time left (or of the time to
-/// the next control) plus most of the increment, never more than 40% of what is left.
+/// Search limits for one move. On a clock: the engine's one rule, [`Limits::clock`].
 pub fn search_limits(limits: &MoveLimits) -> Limits {
     let mut out = Limits {
         depth: limits.depth,
@@ -51,12 +49,9 @@ pub fn search_limits(limits: &MoveLimits) -> Limits {
         out.hard_time = Some(t);
     }
     if let Some(left) = limits.time_left {
-        let moves = limits.moves_to_go.unwrap_or(30).clamp(1, 30) as f64;
-        let left_s = left.as_secs_f64();
-        let soft = (left_s / moves + 0.75 * limits.increment.as_secs_f64()).min(0.4 * left_s);
-        let hard = (3.0 * soft).min(0.8 * left_s);
-        out.soft_time = Some(Duration::from_secs_f64(soft.max(0.0)));
-        out.hard_time = Some(Duration::from_secs_f64(hard.max(0.0)));
+        let clock = Limits::clock(left, limits.increment, limits.moves_to_go);
+        out.soft_time = clock.soft_time;
+        out.hard_time = clock.hard_time;
     }
     out
 }
