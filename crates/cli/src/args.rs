@@ -668,7 +668,8 @@ pub struct DatagenArgs {
     /// Run seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The engine that plays both sides (`default`, a level, or an engine .toml).
+    /// The engine that plays both sides (`default`, a level, a built-in engine .toml, or an
+    /// external engine file with a [uci] table, played at `go nodes N`).
     #[arg(long, default_value = "default")]
     pub engine: String,
     /// Output file (`FEN;result;ply;eval` lines and `#game` markers); must be absent or empty.

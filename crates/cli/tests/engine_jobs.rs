@@ -5,28 +5,14 @@
 
 mod common;
 
+use common::misbehave_exe;
+
 use std::path::{Path, PathBuf};
 
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// The test engine, built by `cargo test` beside the test binaries (see uci_players.rs).
-fn misbehave_exe() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.is_file(),
-        "{} is missing: run the tests with `cargo test`, which builds examples",
-        path.display()
-    );
-    path
-}
 
 fn repo() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).to_path_buf()

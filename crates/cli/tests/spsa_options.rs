@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::misbehave_exe;
+
 use std::path::{Path, PathBuf};
 
 use common::chuhan;
@@ -19,19 +21,6 @@ fn scratch(name: &str) -> PathBuf {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn misbehave_exe() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.is_file(), "{} is missing", path.display());
-    path
 }
 
 /// The test engine as an engine file (`protocol` uci or ucci) with Greed 10 set in the file.

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::misbehave_exe;
+
 use chuhan_arena::play::limits::MoveLimits;
 use chuhan_arena::play::player::uci::{parse_external, ExternalPlayer};
 use chuhan_arena::play::player::Player;
@@ -16,18 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The test engine, built by `cargo test` beside the test binaries.
-fn misbehave_exe() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.is_file(), "{} is missing", path.display());
-    path
-}
 
 fn chuhan(args: &[&str]) -> (i32, String, String) {
     common::chuhan_in(

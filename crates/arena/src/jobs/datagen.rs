@@ -7,7 +7,9 @@
 //! ```
 //!
 //! `result` is the game's result from Red's view (`1`, `0.5`, `0`), `ply` the game ply,
-//! `eval` the static evaluation from Red's view. Chess files (`--game chess`) have the same
+//! `eval` the static evaluation from Red's view (for an external engine, which has no static
+//! evaluation to ask for, the score it reported for its search from the position, or 0 when
+//! it reported none). Chess files (`--game chess`) have the same
 //! lines with a chess FEN, White in Red's place; their manifest says `game = "chess"`. Each game's block ends with a `#game` marker,
 //! so an interrupted file is resumed by cutting it after the last marker. Games are written
 //! in index order whatever the concurrency, so the same seed gives the same file.
@@ -18,8 +20,10 @@
 //! file, so one file never mixes two data sets. `--games` may grow on resume: game `i` is the
 //! same game whatever the total.
 
-use crate::play::any::GameKind;
-use crate::play::player::playable_moves;
+use crate::play::any::{AnyGame, GameKind};
+use crate::play::limits::MoveLimits;
+use crate::play::player::uci::{ExternalEngine, ExternalPlayer};
+use crate::play::player::{playable_moves, Player as _, PlayerFailure};
 use crate::play::results::{check_engine_files, engine_files, Manifest, ResultsError};
 use crate::play::schedule::Shard;
 use crate::report::Progress;
@@ -33,6 +37,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Datagen settings.
 #[derive(Clone, Debug)]
@@ -65,6 +70,9 @@ pub enum DatagenEngine {
     Xiangqi(EngineConfig),
     /// The chess engine.
     Chess(ChessConfig),
+    /// An external engine (UCI or UCCI) of its file's game, playing through the arena's
+    /// player with a node limit per move (`go nodes N`).
+    External(Arc<ExternalEngine>),
 }
 
 impl DatagenEngine {
@@ -73,6 +81,7 @@ impl DatagenEngine {
         match self {
             DatagenEngine::Xiangqi(_) => GameKind::Xiangqi,
             DatagenEngine::Chess(_) => GameKind::Chess,
+            DatagenEngine::External(e) => e.game,
         }
     }
 }
@@ -321,10 +330,92 @@ pub fn play_chess_selfplay_game(
     }
 }
 
+/// Whether a position is recorded: not in check and no capture on the board.
+fn is_quiet(game: &mut AnyGame) -> bool {
+    if let Some(g) = game.as_xiangqi() {
+        let mut p = g.position().clone();
+        return !p.in_check() && !has_capture(&mut p);
+    }
+    if let Some(g) = game.as_chess() {
+        let pos = g.position().clone();
+        let legal = g.legal_moves();
+        return !pos.in_check() && !legal.iter().any(|&m| pos.is_capture(m));
+    }
+    false
+}
+
+/// Plays one game between two sides of an external engine (one process, as in self-play:
+/// `ucinewgame` between games) and records its quiet positions, with the same seeds, random
+/// opening plies, skipped plies and ply cap as the built-in engines. `eval` is the score the
+/// engine reported for its search from the position (first side's view; 0 when it reported
+/// none). A failure of the engine (crash, hang, illegal move) ends the game with the failure.
+pub fn play_external_game(
+    config: &DatagenConfig,
+    index: u64,
+    player: &mut ExternalPlayer,
+    kind: GameKind,
+) -> Result<GameData, PlayerFailure> {
+    let seed = selfplay_seed(config.seed, index);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    player.set_game_index(index);
+    player.new_game(seed);
+    let mut game = AnyGame::startpos(kind, GameConfig::default());
+    let mut samples = Vec::new();
+    let limits = MoveLimits {
+        nodes: Some(config.nodes),
+        ..MoveLimits::default()
+    };
+    let mut ruling = None;
+    let mut ply = 0u32;
+    while ply < config.max_plies {
+        let allowed = game.playable_moves();
+        if allowed.is_empty() {
+            break;
+        }
+        let mv = if ply < config.random_plies {
+            allowed[rng.gen_range(0..allowed.len())]
+        } else {
+            let record = ply >= config.random_plies + config.skip_plies && is_quiet(&mut game);
+            let fen = game.fen();
+            let first_moves = game.first_to_move();
+            let choice = player.choose_move(&mut game, &limits)?;
+            if record {
+                let score = choice.score.unwrap_or(0);
+                samples.push(Sample {
+                    fen,
+                    ply,
+                    eval: if first_moves { score } else { -score },
+                });
+            }
+            choice.mv
+        };
+        ply += 1;
+        match game.play(mv) {
+            Ok(Some(r)) => {
+                ruling = Some(r);
+                break;
+            }
+            Ok(None) => {}
+            Err(e) => return Err(PlayerFailure::IllegalMove(e)),
+        }
+    }
+    let result = match ruling.map(|r| r.result) {
+        Some(GameResult::RedWins) => 1.0,
+        Some(GameResult::BlackWins) => 0.0,
+        _ => 0.5,
+    };
+    Ok(GameData {
+        index,
+        result,
+        samples,
+    })
+}
+
 /// An engine of either game, one per worker thread.
 enum Player {
     Xiangqi(Box<Engine>),
     Chess(Box<ChessEngine>),
+    External(Box<ExternalPlayer>),
 }
 
 impl Player {
@@ -332,13 +423,20 @@ impl Player {
         match engine {
             DatagenEngine::Xiangqi(c) => Player::Xiangqi(Box::new(Engine::new(c.clone()))),
             DatagenEngine::Chess(c) => Player::Chess(Box::new(ChessEngine::new(c.clone()))),
+            DatagenEngine::External(e) => {
+                Player::External(Box::new(ExternalPlayer::new(&e.name, (**e).clone())))
+            }
         }
     }
 
-    fn play(&mut self, config: &DatagenConfig, index: u64) -> GameData {
+    fn play(&mut self, config: &DatagenConfig, index: u64) -> Result<GameData, PlayerFailure> {
         match self {
-            Player::Xiangqi(e) => play_selfplay_game(config, index, e),
-            Player::Chess(e) => play_chess_selfplay_game(config, index, e),
+            Player::Xiangqi(e) => Ok(play_selfplay_game(config, index, e)),
+            Player::Chess(e) => Ok(play_chess_selfplay_game(config, index, e)),
+            Player::External(p) => {
+                let kind = config.engine.game();
+                play_external_game(config, index, p, kind)
+            }
         }
     }
 }
@@ -364,6 +462,21 @@ pub fn format_game(g: &GameData) -> String {
 /// (or the flag); nothing is changed on disk when a resume is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum DatagenError {
+    /// An external engine failed during a game: the games before it are written and
+    /// `--resume` plays that game again.
+    #[error("--engine {engine}: game {game}: the engine {failure}; {kept} games before it are in {file} (continue with --resume {file})")]
+    EngineFailed {
+        /// The engine spec.
+        engine: String,
+        /// The game's index.
+        game: u64,
+        /// How it failed.
+        failure: PlayerFailure,
+        /// The output file.
+        file: String,
+        /// Games the file holds.
+        kept: u64,
+    },
     /// A stop request ([`crate::interrupt`]) ended the run between batches; the written games
     /// are whole and `--resume` continues.
     #[error("the run was interrupted")]
@@ -635,7 +748,7 @@ pub fn run(
         // A stop request ends the run between batches: every written game is whole.
         crate::interrupt::check()?;
         let end = (next + batch).min(total);
-        let games: Vec<Option<GameData>> = pool.install(|| {
+        let games: Vec<Option<Result<GameData, PlayerFailure>>> = pool.install(|| {
             indices[next as usize..end as usize]
                 .par_iter()
                 .map_init(
@@ -647,13 +760,30 @@ pub fn run(
         });
         // The file holds games in index order: what follows the first game not played is
         // left for --resume (which plays it again, identically).
+        let mut failed = None;
         for g in games.iter().map_while(Option::as_ref) {
+            let g = match g {
+                Ok(g) => g,
+                Err(failure) => {
+                    failed = Some((indices[next as usize], failure.clone()));
+                    break;
+                }
+            };
             file.write_all(format_game(g).as_bytes())
                 .map_err(io_error("write", out))?;
             positions += g.samples.len() as u64;
             next += 1;
         }
         file.flush().map_err(io_error("write", out))?;
+        if let Some((game, failure)) = failed {
+            return Err(DatagenError::EngineFailed {
+                engine: config.spec.clone(),
+                game,
+                failure,
+                file: shown,
+                kept: next,
+            });
+        }
         on_progress(&Progress::Advanced {
             done: next,
             status: format!("{positions} positions"),

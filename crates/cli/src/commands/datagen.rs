@@ -7,6 +7,7 @@ use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig, DatagenEngine}
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
 use chuhan_arena::play::player::builtin::resolve_chess_engine;
+use chuhan_arena::play::player::{resolve_player_for, PlayerSpec, PlayerSpecError};
 use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::report::ProgressReporter;
 
@@ -22,7 +23,23 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         // Texel reads data positions by standard rules, so 960 data could not be used yet.
         bail!("--chess960/--variant: datagen plays standard chess only (tune texel reads standard positions)");
     }
-    let engine = match args.game.kind().unwrap_or_default() {
+    let kind = args.game.kind().unwrap_or_default();
+    // An external engine file (a [uci] table) plays through the arena's player; every other
+    // spec is a built-in engine, read as before.
+    let external = match resolve_player_for(&args.engine, kind) {
+        Ok(PlayerSpec::External(e)) => Some(e),
+        Err(PlayerSpecError::External(e)) | Err(PlayerSpecError::WrongGame(e)) => {
+            bail!("--engine {}: {e}", args.engine)
+        }
+        _ => None,
+    };
+    let engine = match kind {
+        _ if external.is_some() => {
+            let spec = PlayerSpec::External(external.clone().expect("checked"));
+            spec.check()
+                .map_err(|e| anyhow::anyhow!("--engine {}: {e}", args.engine))?;
+            DatagenEngine::External(external.expect("checked"))
+        }
         GameKind::Xiangqi => {
             let mut engine = resolve_engine(&args.engine, &builtin_levels())?;
             if let Some(l) = engine.level.as_mut() {

@@ -253,3 +253,21 @@ pub fn assert_chess_verdict(
         ),
     }
 }
+
+/// The test engine `uci-misbehave` (an example of the cli crate, which `cargo test` builds).
+pub fn misbehave_exe() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary lives in target/<profile>/deps");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: run the tests with `cargo test`, which builds examples",
+        path.display()
+    );
+    path
+}
