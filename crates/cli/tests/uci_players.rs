@@ -5,32 +5,13 @@
 
 mod common;
 
+use common::misbehave_exe;
+
 use chuhan_engine::{Game, GameConfig, Position, RuleSet};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 const FAIRY: &str = "/usr/games/fairy-stockfish";
-
-/// The misbehaving test engine: the package's example `uci-misbehave`, which `cargo test`
-/// builds beside the test binaries (`target/<profile>/examples/`). It is an example, not a
-/// binary, so that `cargo run` and `cargo install` see `chuhan` alone.
-fn misbehave_exe() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    // target/<profile>/deps/<test> -> target/<profile>/examples/uci-misbehave
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("the test binary lives in target/<profile>/deps");
-    let path = profile_dir
-        .join("examples")
-        .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.is_file(),
-        "{} is missing: run the tests with `cargo test` (which builds examples), or build it with `cargo build --example uci-misbehave`",
-        path.display()
-    );
-    path
-}
 
 fn chuhan(args: &[&str]) -> (i32, String, String) {
     common::chuhan_in(

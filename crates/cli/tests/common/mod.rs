@@ -254,7 +254,9 @@ pub fn assert_chess_verdict(
     }
 }
 
-/// The test engine `uci-misbehave` (an example of the cli crate, which `cargo test` builds).
+/// The misbehaving test engine `uci-misbehave`: an example of the cli crate (not a binary, so
+/// that `cargo run` and `cargo install` see `chuhan` alone), which `cargo test` builds beside the
+/// test binaries (`target/<profile>/examples/`).
 pub fn misbehave_exe() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
     let profile_dir = exe
@@ -266,7 +268,7 @@ pub fn misbehave_exe() -> std::path::PathBuf {
         .join(format!("uci-misbehave{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.is_file(),
-        "{} is missing: run the tests with `cargo test`, which builds examples",
+        "{} is missing: run the tests with `cargo test` (which builds examples), or build it with `cargo build --example uci-misbehave`",
         path.display()
     );
     path
