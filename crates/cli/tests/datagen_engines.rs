@@ -21,7 +21,7 @@ fn positions(path: &Path) -> Vec<String> {
             if l.starts_with('#') {
                 l.to_string()
             } else {
-                l.rsplitn(2, ';').nth(1).unwrap().to_string()
+                l.rsplit_once(';').unwrap().0.to_string()
             }
         })
         .collect()

@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 const FAIRY: &str = "/usr/games/fairy-stockfish";
 const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
-/// The test engine, built by `cargo test` beside the test binaries (see uci_players.rs).
-
 fn repo() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).to_path_buf()
 }

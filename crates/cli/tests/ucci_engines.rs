@@ -17,8 +17,6 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The test engine, built by `cargo test` beside the test binaries.
-
 fn chuhan(args: &[&str]) -> (i32, String, String) {
     common::chuhan_in(
         Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))),
