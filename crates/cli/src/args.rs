@@ -177,6 +177,11 @@ pub struct TexelArgs {
     /// Scaling constant K (default: fitted on the untuned evaluation).
     #[arg(long)]
     pub k: Option<f64>,
+    /// Weight of the game result in the target, from 0 to 1: the rest is the position's
+    /// recorded score (the data's `eval` field, through the same sigmoid). 1 fits results only;
+    /// 0 fits the scores an external engine reported (`datagen --engine`).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,

@@ -444,6 +444,23 @@ fn build_table() -> Vec<ParamDef> {
             }
         }
     }
+    // Endgame offsets (group `eg`): a piece's endgame value is its middlegame value (the
+    // parameter without the `eg.` prefix) plus this; the evaluation blends the two by the game
+    // phase ([`crate::eval::PHASE_MAX`]). 0 everywhere by default: no taper.
+    let eg: Vec<ParamDef> = t
+        .iter()
+        .filter(|d| d.group == "material" || d.group == "pst")
+        .map(|d| ParamDef {
+            name: format!("eg.{}", d.name),
+            default: 0,
+            min: -400,
+            max: 400,
+            step: d.step,
+            group: "eg",
+            linear: true,
+        })
+        .collect();
+    t.extend(eg);
     for &(name, value) in TUNED_DEFAULTS {
         let def = t
             .iter_mut()

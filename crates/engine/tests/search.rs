@@ -368,3 +368,76 @@ fn easy_strays_within_its_margin() {
         "a margin of 100 must allow more than one move from the start"
     );
 }
+
+/// Parameters with every endgame offset (`eg.` group) set to a distinct non-zero value.
+fn tapered_params() -> Params {
+    let mut p = Params::default();
+    for (k, d) in params::table().iter().enumerate() {
+        if d.group == "eg" {
+            p.set(&d.name, (k as i64 * 37) % 301 - 150).unwrap();
+        }
+    }
+    p
+}
+
+/// With endgame offsets set, the incremental tapered sum (middlegame, endgame, phase) equals the
+/// full recomputation along random games, and the linear features give the engine's evaluation
+/// to within the rounding of the taper (less than one centipawn).
+#[test]
+fn tapered_evaluation_is_incremental_and_linear() {
+    let p = tapered_params();
+    let tables = EvalTables::new(&p);
+    let mut phases = std::collections::BTreeSet::new();
+    for g in 0..20u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(50 + g);
+        let mut pos = Position::startpos();
+        let mut incremental = tables.psq_full(&pos);
+        for _ in 0..250 {
+            assert_eq!(incremental, tables.psq_full(&pos), "{pos:?}");
+            phases.insert(incremental.phase);
+            let red: f64 = linear_features(&pos)
+                .iter()
+                .map(|&(i, x)| p.get(i) as f64 * x)
+                .sum();
+            let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
+                red
+            } else {
+                -red
+            };
+            let engine = f64::from(tables.evaluate(&pos));
+            assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+            incremental += tables.psq_delta(&pos, mv);
+            pos.make(mv);
+        }
+    }
+    assert!(phases.contains(&chuhan_engine::eval::PHASE_MAX));
+    assert!(phases.len() > 20, "phases seen: {phases:?}");
+}
+
+/// The endgame offsets count in full on a bare board (phase 0) and not at all with every piece
+/// on it: the start position evaluates as without them.
+#[test]
+fn endgame_offsets_follow_the_phase() {
+    let plain = EvalTables::new(&Params::default());
+    let mut p = Params::default();
+    p.set("eg.material.soldier", 100).unwrap();
+    let tapered = EvalTables::new(&p);
+    let start = Position::startpos();
+    assert_eq!(tapered.evaluate(&start), plain.evaluate(&start));
+    // Generals and two Red soldiers: phase 0, Red gets the whole offset twice.
+    let bare = Position::from_fen("3k5/9/9/9/9/2P6/P8/9/9/4K4 w - - 0 1").unwrap();
+    assert_eq!(tapered.psq_full(&bare).phase, 0);
+    assert_eq!(tapered.evaluate(&bare), plain.evaluate(&bare) + 200);
+    // One chariot each: phase 12 of 56, so 44/56 of the offset.
+    let rooks = Position::from_fen("r2k5/9/9/9/9/2P6/P8/9/9/R3K4 w - - 0 1").unwrap();
+    assert_eq!(tapered.psq_full(&rooks).phase, 12);
+    assert_eq!(
+        tapered.evaluate(&rooks),
+        plain.evaluate(&rooks) + 200 * 44 / 56
+    );
+}

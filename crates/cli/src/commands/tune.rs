@@ -35,6 +35,9 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
             args.validation
         );
     }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda {} must be between 0 and 1", args.lambda);
+    }
     if let Some(k) = args.k {
         if !(k.is_finite() && k > 0.0) {
             bail!("--k {k} must be a positive number");
@@ -125,8 +128,8 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
             )
         ),
         format!(
-            "optimizer: {}, lr {lr}, {} epochs",
-            settings.optimizer, settings.epochs
+            "optimizer: {}, lr {lr}, {} epochs, lambda {}",
+            settings.optimizer, settings.epochs, settings.lambda
         ),
     ]);
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
@@ -218,8 +221,8 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     header.extend([
         format!("params: {} tuned", problem.tuned.len()),
         format!(
-            "optimizer: {}, lr {lr}, {} epochs",
-            settings.optimizer, settings.epochs
+            "optimizer: {}, lr {lr}, {} epochs, lambda {}",
+            settings.optimizer, settings.epochs, settings.lambda
         ),
     ]);
     texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
@@ -241,6 +244,7 @@ fn tune_problem(
         learning_rate: lr,
         optimizer: args.optimizer,
         k: args.k,
+        lambda: args.lambda,
     };
     let mut reporter = ProgressReporter::new(args.progress.audience());
     let outcome = pool

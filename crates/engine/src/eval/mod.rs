@@ -1,5 +1,6 @@
 //! Evaluation: material + piece-square tables (one signed table per piece, updated
-//! incrementally by the search) + a side-to-move bonus, plus optional terms whose weights are
+//! incrementally by the search; each value has a middlegame and an endgame part, blended by
+//! the game phase, see [`Psq`]) + a side-to-move bonus, plus optional terms whose weights are
 //! zero until an SPRT says they win: the positional terms of [`terms`] (mobility, horse legs,
 //! chariot files, cannons aimed at the general, king safety, connected soldiers) and hanging
 //! pieces.
@@ -15,11 +16,71 @@ use crate::xiangqi::position::Position;
 use crate::xiangqi::tables::{HORSE_STEPS, RAYS};
 use crate::xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARE_COUNT};
 
+/// The phase of a full board: every chariot, horse, cannon, advisor and elephant on it.
+pub const PHASE_MAX: i32 = 56;
+
+/// Phase weight of a kind: chariot 6, horse and cannon 3, advisor and elephant 1 (soldiers and
+/// generals 0); both sides' pieces sum to [`PHASE_MAX`] at the start.
+pub const fn phase_weight(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::Chariot => 6,
+        PieceKind::Horse | PieceKind::Cannon => 3,
+        PieceKind::Advisor | PieceKind::Elephant => 1,
+        PieceKind::Soldier | PieceKind::General => 0,
+    }
+}
+
+/// The incremental part of the evaluation from Red's view: the middlegame sum of material +
+/// PST, the sum of the endgame offsets (`eg.` parameters), and the phase (0 = bare board,
+/// [`PHASE_MAX`] = every piece on it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Psq {
+    /// Middlegame material + PST.
+    pub mg: i32,
+    /// Endgame offsets: the endgame value is `mg + eg`.
+    pub eg: i32,
+    /// Phase weight of the pieces on the board.
+    pub phase: i32,
+}
+
+impl Psq {
+    /// The tapered value: `mg + eg * (PHASE_MAX - phase) / PHASE_MAX`, the phase clamped to
+    /// `0..=PHASE_MAX`.
+    #[inline]
+    pub fn value(self) -> i32 {
+        let endgame = PHASE_MAX - self.phase.clamp(0, PHASE_MAX);
+        self.mg + self.eg * endgame / PHASE_MAX
+    }
+}
+
+impl std::ops::Add for Psq {
+    type Output = Psq;
+    #[inline]
+    fn add(self, o: Psq) -> Psq {
+        Psq {
+            mg: self.mg + o.mg,
+            eg: self.eg + o.eg,
+            phase: self.phase + o.phase,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Psq {
+    #[inline]
+    fn add_assign(&mut self, o: Psq) {
+        *self = *self + o;
+    }
+}
+
 /// Evaluation weights resolved from [`Params`] into lookup tables.
 #[derive(Clone, Debug)]
 pub struct EvalTables {
     /// Material + PST per piece encoding and point, from Red's view (Black pieces negative).
     pub psq: [[i32; SQUARE_COUNT]; 16],
+    /// Endgame offsets of material + PST, laid out like `psq`.
+    pub psq_eg: [[i32; SQUARE_COUNT]; 16],
+    /// Phase weight per piece encoding (0 for empty points).
+    pub phase: [i32; 16],
     /// Bonus for the side to move.
     pub tempo: i32,
     /// Weights of the positional terms ([`terms::TERM_NAMES`] order), 0 = off.
@@ -48,6 +109,18 @@ fn material_index(kind: PieceKind) -> Option<usize> {
     }
 }
 
+/// The index of the endgame offset of parameter `i` (`eg.` + its name).
+fn eg_index(i: usize) -> usize {
+    static INDEX: std::sync::OnceLock<Vec<Option<usize>>> = std::sync::OnceLock::new();
+    let idx = INDEX.get_or_init(|| {
+        params::table()
+            .iter()
+            .map(|d| params::index_of(&format!("eg.{}", d.name)))
+            .collect()
+    });
+    idx[i].unwrap_or_else(|| panic!("no endgame offset for {}", params::table()[i].name))
+}
+
 impl EvalTables {
     /// Builds the tables from parameter values.
     pub fn new(p: &Params) -> EvalTables {
@@ -56,21 +129,29 @@ impl EvalTables {
             material[kind as usize] = material_index(kind).map_or(0, |i| p.get(i));
         }
         let mut psq = [[0i32; SQUARE_COUNT]; 16];
+        let mut psq_eg = [[0i32; SQUARE_COUNT]; 16];
+        let mut phase = [0i32; 16];
         for color in Color::ALL {
             for kind in PST_KINDS {
                 let piece = Piece::new(color, kind);
+                phase[piece.index()] = phase_weight(kind);
+                let material_eg = material_index(kind).map_or(0, |i| p.get(eg_index(i)));
                 for s in 0..SQUARE_COUNT {
                     let sq = Square(s as u8);
-                    let pst = params::pst_index(kind, sq.file(), own_rank(color, sq))
-                        .map_or(0, |i| p.get(i));
-                    let v = material[kind as usize] + pst;
-                    psq[piece.index()][s] = if color == Color::Red { v } else { -v };
+                    let pst = params::pst_index(kind, sq.file(), own_rank(color, sq));
+                    let v = material[kind as usize] + pst.map_or(0, |i| p.get(i));
+                    let eg = material_eg + pst.map_or(0, |i| p.get(eg_index(i)));
+                    let sign = if color == Color::Red { 1 } else { -1 };
+                    psq[piece.index()][s] = sign * v;
+                    psq_eg[piece.index()][s] = sign * eg;
                 }
             }
         }
         let weights = terms::TERM_NAMES.map(|name| p.get(params::scalar(name)));
         EvalTables {
             psq,
+            psq_eg,
+            phase,
             tempo: p.get(params::scalar("eval.tempo")),
             terms: weights,
             mobility_on: weights[..3].iter().any(|&w| w != 0),
@@ -80,22 +161,31 @@ impl EvalTables {
     }
 
     /// Material + PST of the whole board from Red's view, computed from scratch.
-    pub fn psq_full(&self, pos: &Position) -> i32 {
-        pos.board()
-            .iter()
-            .enumerate()
-            .map(|(s, p)| self.psq[p.index()][s])
-            .sum()
+    pub fn psq_full(&self, pos: &Position) -> Psq {
+        let mut sum = Psq::default();
+        for (s, p) in pos.board().iter().enumerate() {
+            let i = p.index();
+            sum += Psq {
+                mg: self.psq[i][s],
+                eg: self.psq_eg[i][s],
+                phase: self.phase[i],
+            };
+        }
+        sum
     }
 
     /// Change of [`EvalTables::psq_full`] that `mv` causes; call before making it.
     #[inline]
-    pub fn psq_delta(&self, pos: &Position, mv: Move) -> i32 {
+    pub fn psq_delta(&self, pos: &Position, mv: Move) -> Psq {
         let from = mv.from().index();
         let to = mv.to().index();
         let piece = pos.board()[from].index();
         let captured = pos.board()[to].index();
-        self.psq[piece][to] - self.psq[piece][from] - self.psq[captured][to]
+        Psq {
+            mg: self.psq[piece][to] - self.psq[piece][from] - self.psq[captured][to],
+            eg: self.psq_eg[piece][to] - self.psq_eg[piece][from] - self.psq_eg[captured][to],
+            phase: -self.phase[captured],
+        }
     }
 
     /// Whether any optional (non-incremental) term is switched on.
@@ -132,7 +222,7 @@ impl EvalTables {
 
     /// Full evaluation from the side to move's view, from scratch.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let red = self.psq_full(pos) + self.optional_terms(pos);
+        let red = self.psq_full(pos).value() + self.optional_terms(pos);
         let stm = if pos.side_to_move() == Color::Red {
             red
         } else {
@@ -259,7 +349,10 @@ fn defended(pos: &Position, sq: Square) -> bool {
 }
 
 /// The linear features of a position from Red's view: `(parameter index, value)` pairs such
-/// that material + PST + tempo + the positional terms = sum of `params[index] * value`.
+/// that material + PST + tempo + the positional terms = sum of `params[index] * value`. The
+/// endgame offsets' values carry the phase, `(PHASE_MAX - phase) / PHASE_MAX`: the engine
+/// rounds that product down to whole centipawns, so the sum can differ from the engine's
+/// evaluation by less than one where an offset is not 0.
 pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
     let mut acc: Vec<(usize, f64)> = Vec::with_capacity(40);
     let mut add = |i: usize, v: f64| {
@@ -269,6 +362,13 @@ pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
             acc.push((i, v));
         }
     };
+    let phase: i32 = pos
+        .board()
+        .iter()
+        .filter_map(|p| p.kind())
+        .map(phase_weight)
+        .sum();
+    let endgame = f64::from(PHASE_MAX - phase.clamp(0, PHASE_MAX)) / f64::from(PHASE_MAX);
     for (s, p) in pos.board().iter().enumerate() {
         let Some(kind) = p.kind() else { continue };
         let color = p.color();
@@ -276,9 +376,11 @@ pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
         let sq = Square(s as u8);
         if let Some(i) = material_index(kind) {
             add(i, sign);
+            add(eg_index(i), sign * endgame);
         }
         if let Some(i) = params::pst_index(kind, sq.file(), own_rank(color, sq)) {
             add(i, sign);
+            add(eg_index(i), sign * endgame);
         }
     }
     let tempo = params::scalar("eval.tempo");

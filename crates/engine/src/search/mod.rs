@@ -11,7 +11,7 @@ pub mod smp;
 mod timeman;
 pub mod tt;
 
-use crate::eval::EvalTables;
+use crate::eval::{EvalTables, Psq};
 use crate::params::{self, Params};
 use crate::xiangqi::movegen::{GenKind, MoveList};
 use crate::xiangqi::position::Position;
@@ -176,7 +176,7 @@ pub struct Searcher {
     judge: RepetitionJudge,
     // Per search.
     pos: Position,
-    psq: Vec<i32>,
+    psq: Vec<Psq>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
@@ -248,7 +248,7 @@ impl Searcher {
 
     #[inline]
     fn static_eval(&self) -> i32 {
-        let mut red = *self.psq.last().unwrap_or(&0);
+        let mut red = self.psq.last().copied().unwrap_or_default().value();
         if self.eval.has_optional_terms() {
             red += self.eval.optional_terms(&self.pos);
         }
@@ -263,7 +263,7 @@ impl Searcher {
     #[inline]
     fn make(&mut self, mv: Move) {
         let delta = self.eval.psq_delta(&self.pos, mv);
-        let top = *self.psq.last().unwrap_or(&0);
+        let top = self.psq.last().copied().unwrap_or_default();
         self.psq.push(top + delta);
         self.pos.make(mv);
     }
@@ -610,7 +610,7 @@ impl Searcher {
                     self.tunables.null_reduction + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.moved[ply] = history::PieceTo::NONE;
                 self.pos.make_null();
-                self.psq.push(*self.psq.last().unwrap_or(&0));
+                self.psq.push(self.psq.last().copied().unwrap_or_default());
                 let score =
                     -self.alpha_beta(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.psq.pop();

@@ -22,6 +22,9 @@ pub struct LabelledPosition {
     pub result: f64,
     /// Game ply of the position.
     pub ply: u32,
+    /// The score recorded with the position from Red's view (datagen's `eval` field: the
+    /// static evaluation for built-in engines, the search score an external engine reported).
+    pub eval: f64,
     /// `(parameter index, value)` pairs from Red's view (see `linear_features`).
     pub features: Vec<(usize, f64)>,
 }
@@ -76,7 +79,7 @@ pub fn read_data_for(path: &Path, game: GameKind) -> Result<Vec<LabelledPosition
 }
 
 /// Parses labelled positions: one `FEN;result;ply;eval` a line, `result` from Red's view
-/// (`1`, `0.5` or `0`), `eval` ignored. Blank lines and `#` comments are skipped. Comments
+/// (`1`, `0.5` or `0`), `eval` the recorded score from Red's view (used by `--lambda` below 1). Blank lines and `#` comments are skipped. Comments
 /// starting with `#game` separate games (`chuhan datagen` writes one after each game's
 /// positions; one before each works too); a file without them counts every position as its
 /// own game. The first malformed line (in file order) is reported with `source` and its line
@@ -186,14 +189,16 @@ fn parse_line(
     let ply = fields[2]
         .parse::<u32>()
         .map_err(|_| format!("ply '{}' is not a whole number", fields[2]))?;
-    if !fields[3].parse::<f64>().is_ok_and(f64::is_finite) {
-        return Err(format!("eval '{}' is not a number", fields[3]));
-    }
+    let eval = match fields[3].parse::<f64>() {
+        Ok(e) if e.is_finite() => e,
+        _ => return Err(format!("eval '{}' is not a number", fields[3])),
+    };
     Ok(LabelledPosition {
         line,
         game,
         result,
         ply,
+        eval,
         features,
     })
 }
@@ -251,13 +256,13 @@ mod tests {
         assert_eq!(p.len(), 4);
         assert_eq!(
             p.iter()
-                .map(|p| (p.line, p.game, p.result, p.ply))
+                .map(|p| (p.line, p.game, p.result, p.ply, p.eval))
                 .collect::<Vec<_>>(),
             [
-                (3, 0, 0.5, 0),
-                (5, 1, 1.0, 3),
-                (6, 1, 0.0, 4),
-                (8, 2, 1.0, 0)
+                (3, 0, 0.5, 0, 0.0),
+                (5, 1, 1.0, 3, 12.0),
+                (6, 1, 0.0, 4, -7.0),
+                (8, 2, 1.0, 0, 0.0)
             ]
         );
         assert_eq!(p[0].features, linear_features(&Position::startpos()));

@@ -12,6 +12,13 @@
 //! dL/dw_j = -(2/N) sum_i (R_i - s_i) s_i (1 - s_i) (K ln10 / 400) x_ij
 //! ```
 //!
+//! With `lambda` below 1 ([`TexelSettings::lambda`]) the target is a blend of the game result
+//! and the score recorded with the position (datagen's `eval`, Red's view) seen through the
+//! same sigmoid, `T_i = lambda R_i + (1 - lambda) sigmoid(K e_i)`, and `R_i` above becomes
+//! `T_i`: with `lambda = 0` the evaluation is fitted to the recorded scores (those an external
+//! engine's searches reported, for `datagen --engine`), whatever K, which then only weighs
+//! where the fit matters most. K is always fitted against the game results.
+//!
 //! `K` is fitted once on the untuned evaluation and then frozen. Parameters that are not tuned
 //! stay at their base values and enter `q_i` as a fixed offset. Sums run over fixed chunks of
 //! [`CHUNK`] positions added in chunk order, so results are bitwise identical for any number
@@ -51,6 +58,7 @@ pub fn sigmoid(x: f64) -> f64 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
     results: Vec<f64>,
+    evals: Vec<f64>,
     fixed: Vec<f64>,
     starts: Vec<usize>,
     columns: Vec<u32>,
@@ -84,6 +92,7 @@ impl Dataset {
         }
         let mut d = Dataset {
             results: Vec::new(),
+            evals: Vec::new(),
             fixed: Vec::new(),
             starts: vec![0],
             columns: Vec::new(),
@@ -101,6 +110,7 @@ impl Dataset {
                 }
             }
             d.results.push(p.result);
+            d.evals.push(p.eval);
             d.fixed.push(fixed);
             d.starts.push(d.columns.len());
         }
@@ -117,9 +127,22 @@ impl Dataset {
         self.results.is_empty()
     }
 
-    /// Result of position `i` from Red's view.
+    /// Result of position `i` from Red's view (the fitting target: a blend with the recorded
+    /// score after [`Dataset::blended`]).
     pub fn result(&self, i: usize) -> f64 {
         self.results[i]
+    }
+
+    /// The same positions with targets `lambda R_i + (1 - lambda) sigmoid(k e_i)`: the game
+    /// result blended with the recorded score `e_i` (Red's view). `lambda = 1` is a copy.
+    pub fn blended(&self, lambda: f64, k: f64) -> Dataset {
+        let mut d = self.clone();
+        if lambda < 1.0 {
+            for (r, &e) in d.results.iter_mut().zip(&self.evals) {
+                *r = lambda * *r + (1.0 - lambda) * sigmoid(k * e);
+            }
+        }
+        d
     }
 
     /// Evaluation of position `i` from Red's view with the tuned parameters at `weights`.
@@ -329,6 +352,8 @@ pub struct TexelSettings {
     pub optimizer: Optimizer,
     /// A fixed K, or `None` to fit it on the untuned evaluation of the training positions.
     pub k: Option<f64>,
+    /// Weight of the game result in the target (1: results only; 0: the recorded scores only).
+    pub lambda: f64,
 }
 
 /// Losses after an epoch (epoch 0: before tuning).
@@ -424,6 +449,15 @@ impl TexelProblem {
     /// The tuned parameters' base values, as the starting weights.
     pub fn start_weights(&self) -> Vec<f64> {
         self.start.clone()
+    }
+
+    /// The problem with its targets blended ([`Dataset::blended`]).
+    fn blended(&self, lambda: f64, k: f64) -> TexelProblem {
+        TexelProblem {
+            train: self.train.blended(lambda, k),
+            validation: self.validation.as_ref().map(|v| v.blended(lambda, k)),
+            ..self.clone()
+        }
     }
 
     fn losses(&self, epoch: usize, train: f64, k: f64, weights: &[f64]) -> EpochLosses {
@@ -565,6 +599,13 @@ pub fn tune(
         k,
         fitted: k_fitted,
     });
+    let blended;
+    let problem = if settings.lambda < 1.0 {
+        blended = problem.blended(settings.lambda, k);
+        &blended
+    } else {
+        problem
+    };
     let mut weights = start.clone();
     let mut stepper = Stepper::new(settings.optimizer, settings.learning_rate, weights.len());
     let mut initial = None;
@@ -634,6 +675,7 @@ pub(crate) mod fixtures {
                         game: game as u32,
                         result: label(&features),
                         ply: ply as u32,
+                        eval: 0.0,
                         features,
                     });
                 }
@@ -720,6 +762,7 @@ mod tests {
                 game: 0,
                 result: 1.0,
                 ply: 0,
+                eval: 0.0,
                 features: linear_features(&pos),
             }];
             let d = Dataset::new(&one, &tuned, &base);
@@ -800,6 +843,7 @@ mod tests {
             learning_rate: 1.0,
             optimizer: Optimizer::Adam,
             k: None,
+            lambda: 1.0,
         };
         let runs: Vec<TexelOutcome> = [1, 2, 3]
             .iter()
@@ -834,6 +878,7 @@ mod tests {
                 learning_rate: lr,
                 optimizer,
                 k: Some(k_true),
+                lambda: 1.0,
             };
             let o = tune(&problem, &settings, |_| {});
             let last = o.history.last().unwrap();
@@ -859,6 +904,56 @@ mod tests {
         }
     }
 
+    /// With `lambda = 0` the target is the recorded score: material values are recovered from
+    /// scores a "stronger engine" (the perturbed truth) recorded, while the game results are
+    /// coin flips that carry nothing; with `lambda = 1` the same data does not recover them.
+    #[test]
+    fn lambda_zero_fits_the_recorded_scores() {
+        let truth = perturbed_material();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(15);
+        let mut positions = random_games(60, 120, 7, |_| f64::from(rng.gen_range(0..3u8)) / 2.0);
+        for p in &mut positions {
+            p.eval = evaluation(&truth, &p.features);
+        }
+        let s = split(&positions, 0.1, 1);
+        let tuned = select_params(&["material"], true).unwrap();
+        let problem = TexelProblem::new(&positions, &s, tuned.clone(), Params::default());
+        let target: Vec<f64> = tuned.iter().map(|&i| f64::from(truth.get(i))).collect();
+        let run = |lambda: f64| {
+            let settings = TexelSettings {
+                epochs: 300,
+                learning_rate: 4.0,
+                optimizer: Optimizer::Adam,
+                k: Some(1.0),
+                lambda,
+            };
+            tune(&problem, &settings, |_| {})
+        };
+        let scores = run(0.0);
+        let before = distance(&scores.start, &target);
+        let after = distance(&scores.weights, &target);
+        assert!(
+            after < 0.01 * before,
+            "distance to the truth {before} -> {after}; weights {:?}, truth {target:?}",
+            scores.weights
+        );
+        let last = scores.history.last().unwrap();
+        assert!(last.validation.unwrap() < 0.05 * scores.initial.validation.unwrap());
+        let results = run(1.0);
+        assert!(
+            distance(&results.weights, &target) > 0.2 * before,
+            "coin-flip results should not recover the truth: {:?}",
+            results.weights
+        );
+        // A blend sits between: its target for a position is the average of the two.
+        let half = problem.train.blended(0.5, 1.0);
+        for i in 0..problem.train.len() {
+            let e = positions[s.train[i]].eval;
+            let want = 0.5 * problem.train.result(i) + 0.5 * sigmoid(e);
+            assert!((half.result(i) - want).abs() < 1e-12);
+        }
+    }
+
     #[test]
     fn tuning_everything_lowers_train_and_validation_loss() {
         let truth = perturbed_material();
@@ -877,6 +972,7 @@ mod tests {
             learning_rate: 1.0,
             optimizer: Optimizer::Adam,
             k: None,
+            lambda: 1.0,
         };
         let o = tune(&problem, &settings, |_| {});
         assert!(o.k_fitted && o.k > 0.1 && o.k < 5.0, "K = {}", o.k);
@@ -913,6 +1009,7 @@ mod tests {
             learning_rate: 1.0,
             optimizer: Optimizer::Adam,
             k: Some(1.0),
+            lambda: 1.0,
         };
         let o = tune(&problem, &settings, |_| {});
         let tuned = all_linear();
