@@ -182,6 +182,10 @@ pub struct TexelArgs {
     /// 0 fits the scores an external engine reported (`datagen --engine`).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Leave out positions whose recorded score (the data's `eval` field) is beyond this many
+    /// centipawns either way, such as mate scores (default: keep every position).
+    #[arg(long)]
+    pub max_eval: Option<f64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,

@@ -244,6 +244,66 @@ fn unusable_input_exits_2_and_says_where() {
     assert!(stderr.contains("missing.txt"), "{stderr}");
 }
 
+/// `--lambda` and `--max-eval`: out-of-range values are exit 2 naming the flag; a run fitting
+/// the recorded scores says how many positions it left out and records both in summary.txt.
+#[test]
+fn lambda_and_max_eval() {
+    let dir = temp_dir("lambda");
+    let data = write(&dir, "data.txt", &data_text(6, 5));
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--params",
+            "material,eg.material",
+            "--epochs",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+            "--force",
+        ];
+        args.extend_from_slice(extra);
+        chuhan(&args)
+    };
+    for arg in ["--lambda=1.5", "--lambda=-0.1", "--max-eval=-1"] {
+        let (code, _, stderr) = run(&[arg]);
+        assert_eq!(code, 2, "{arg}");
+        let flag = arg.split('=').next().unwrap();
+        assert!(stderr.contains(&format!("{flag} ")), "{arg}: {stderr}");
+        assert!(stderr.contains("must be"), "{arg}: {stderr}");
+    }
+    // Every score beyond the bound: nothing left to fit is an error naming the flag.
+    let (code, _, stderr) = run(&["--max-eval", "0.5"]);
+    let scored_zero = data_text(6, 5)
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.ends_with(";0"))
+        .count();
+    assert_eq!(scored_zero == 0, code == 2, "{stderr}");
+    if code == 2 {
+        assert!(
+            stderr.contains("--max-eval") && stderr.contains("data.txt"),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = run(&["--lambda", "0", "--max-eval", "100"]);
+    assert_eq!(code, 0, "{stderr}");
+    let beyond = data_text(6, 5)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter(|l| l.rsplit(';').next().unwrap().parse::<i32>().unwrap().abs() > 100)
+        .count();
+    assert!(beyond > 0, "the data has positions beyond 100");
+    assert!(
+        stderr.contains(&format!("left out {beyond} positions")),
+        "{stderr}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("lambda 0, max-eval 100"), "{summary}");
+}
+
 #[test]
 fn datagen_output_is_tuned_end_to_end() {
     let dir = temp_dir("datagen");

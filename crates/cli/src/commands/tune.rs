@@ -38,6 +38,11 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
     if !(0.0..=1.0).contains(&args.lambda) {
         bail!("--lambda {} must be between 0 and 1", args.lambda);
     }
+    if let Some(max) = args.max_eval {
+        if !(max.is_finite() && max >= 0.0) {
+            bail!("--max-eval {max} must be a number of at least 0");
+        }
+    }
     if let Some(k) = args.k {
         if !(k.is_finite() && k > 0.0) {
             bail!("--k {k} must be a positive number");
@@ -88,7 +93,7 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     let started = Instant::now();
 
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
-        let positions = texel::read_data(&args.data)?;
+        let positions = within_max_eval(args, texel::read_data(&args.data)?)?;
         let split = texel::split(&positions, args.validation, args.seed);
         let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
         Ok((positions, split, problem))
@@ -128,8 +133,12 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
             )
         ),
         format!(
-            "optimizer: {}, lr {lr}, {} epochs, lambda {}",
-            settings.optimizer, settings.epochs, settings.lambda
+            "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
+            settings.optimizer,
+            settings.epochs,
+            settings.lambda,
+            args.max_eval
+                .map_or_else(String::new, |m| format!(", max-eval {m}"))
         ),
     ]);
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
@@ -197,7 +206,7 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
         .map(|&i| (values[i] - 2000.0, values[i] + 2000.0))
         .collect();
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
-        let positions = texel::read_data_for(&args.data, GameKind::Chess)?;
+        let positions = within_max_eval(args, texel::read_data_for(&args.data, GameKind::Chess)?)?;
         let split = texel::split(&positions, args.validation, args.seed);
         let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
         Ok((positions, split, problem))
@@ -221,8 +230,12 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     header.extend([
         format!("params: {} tuned", problem.tuned.len()),
         format!(
-            "optimizer: {}, lr {lr}, {} epochs, lambda {}",
-            settings.optimizer, settings.epochs, settings.lambda
+            "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
+            settings.optimizer,
+            settings.epochs,
+            settings.lambda,
+            args.max_eval
+                .map_or_else(String::new, |m| format!(", max-eval {m}"))
         ),
     ]);
     texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
@@ -230,6 +243,24 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
     outln!("written: {}", out.display());
     Ok(EXIT_OK)
+}
+
+/// The positions `--max-eval` keeps (all without it); saying how many it left out.
+fn within_max_eval(
+    args: &TexelArgs,
+    mut positions: Vec<texel::LabelledPosition>,
+) -> anyhow::Result<Vec<texel::LabelledPosition>> {
+    if let Some(max) = args.max_eval {
+        let dropped = texel::drop_extreme_scores(&mut positions, max);
+        eprintln!("left out {dropped} positions scored beyond ±{max} (--max-eval)");
+        if positions.is_empty() {
+            bail!(
+                "{}: no position is scored within ±{max} (--max-eval)",
+                args.data.display()
+            );
+        }
+    }
+    Ok(positions)
 }
 
 /// Tunes `problem` with the run's settings on `pool`, the progress going to the run's reporter.

@@ -203,6 +203,14 @@ fn parse_line(
     })
 }
 
+/// Drops the positions whose recorded score is beyond `max` either way (mate scores and won
+/// positions, whose targets a linear evaluation cannot reach); returns how many were dropped.
+pub fn drop_extreme_scores(positions: &mut Vec<LabelledPosition>, max: f64) -> usize {
+    let before = positions.len();
+    positions.retain(|p| p.eval.abs() <= max);
+    before - positions.len()
+}
+
 /// Indices of the training and the held-out positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Split {
@@ -295,6 +303,13 @@ mod tests {
             e.contains("d.txt") && e.contains("no labelled positions"),
             "{e}"
         );
+        let mut p = parse_data(
+            &format!("{start};1;5;29990\n{start};1;6;-400\n{start};0;7;-401\n"),
+            "d.txt",
+        )
+        .unwrap();
+        assert_eq!(drop_extreme_scores(&mut p, 400.0), 2);
+        assert_eq!(p.iter().map(|p| p.eval).collect::<Vec<_>>(), [-400.0]);
         let e = read_data(Path::new("/nonexistent/data.txt"))
             .unwrap_err()
             .to_string();

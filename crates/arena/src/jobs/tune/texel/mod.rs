@@ -28,7 +28,8 @@ pub mod data;
 pub mod output;
 
 pub use data::{
-    parse_data, parse_data_for, read_data, read_data_for, split, DataError, LabelledPosition, Split,
+    drop_extreme_scores, parse_data, parse_data_for, read_data, read_data_for, split, DataError,
+    LabelledPosition, Split,
 };
 pub use output::{
     chess_params, summary_text, tuned_config_toml, write_chess_outputs, write_csv, write_outputs,
