@@ -140,9 +140,16 @@ mod tests {
     #[test]
     fn selection_by_group_and_name() {
         let t = params::table();
-        let all = select_params(&["material", "pst", "eval"], true).unwrap();
+        let all = select_params(&["material", "pst", "eg", "eval"], true).unwrap();
         assert!(all.iter().all(|&i| t[i].linear));
         assert_eq!(all.len(), t.iter().filter(|d| d.linear).count());
+        // Every material and piece-square parameter has its endgame offset.
+        let mg = select_params(&["material", "pst"], true).unwrap();
+        let eg = select_params(&["eg"], true).unwrap();
+        assert_eq!(eg.len(), mg.len());
+        assert!(mg
+            .iter()
+            .all(|&i| eg.contains(&params::index_of(&format!("eg.{}", t[i].name)).unwrap())));
         let one = select_params(&["eval"], true).unwrap();
         let mut eval_linear = vec![params::index_of("eval.tempo").unwrap()];
         eval_linear

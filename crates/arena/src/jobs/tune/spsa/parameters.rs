@@ -413,12 +413,15 @@ mod tests {
 
     #[test]
     fn params_by_name_take_the_table() {
-        let p = params_from_names("material.horse, eval.tempo", &Params::default()).unwrap();
+        let mut base = Params::default();
+        base.set("material.horse", 455).unwrap();
+        base.set("eval.tempo", -4).unwrap();
+        let p = params_from_names("material.horse, eval.tempo", &base).unwrap();
         assert_eq!(
             p[0],
-            param("material.horse", 490.0, 300.0, 600.0, 15.0, 0.002)
+            param("material.horse", 455.0, 300.0, 600.0, 15.0, 0.002)
         );
-        assert_eq!(p[1], param("eval.tempo", 0.0, -20.0, 40.0, 3.0, 0.002));
+        assert_eq!(p[1], param("eval.tempo", -4.0, -20.0, 40.0, 3.0, 0.002));
         assert!(params_from_names("material.queen", &Params::default()).is_err());
         assert!(params_from_names("", &Params::default()).is_err());
         assert_eq!(

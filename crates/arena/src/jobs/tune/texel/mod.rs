@@ -773,10 +773,15 @@ mod tests {
             } else {
                 -red
             };
-            assert_eq!(stm, f64::from(tables.evaluate(&pos)));
+            // The engine rounds the endgame offsets' taper down to whole centipawns.
+            let engine = f64::from(tables.evaluate(&pos));
+            assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}");
         }
         for (i, p) in positions.iter().enumerate() {
-            assert_eq!(data.evaluation(i, &weights), evaluation(&base, &p.features));
+            // Equal but for the order of the floating-point sums (the phase makes features
+            // fractional).
+            let (got, want) = (data.evaluation(i, &weights), evaluation(&base, &p.features));
+            assert!((got - want).abs() < 1e-9, "{got} vs {want}");
         }
     }
 

@@ -360,6 +360,7 @@ mod tests {
         base.params.set("material.cannon", 460).unwrap();
         let tuned = select_params(&["material.horse", "material.cannon"], true).unwrap();
         let problem = TexelProblem::new(&positions, &s, tuned, base.params.clone());
+        let horse = Params::default().value("material.horse").unwrap();
         let outcome = TexelOutcome {
             k: 1.0,
             k_fitted: false,
@@ -375,7 +376,7 @@ mod tests {
             }],
             start: vec![440.0, 460.0],
             // Horse back to its default, cannon moved.
-            weights: vec![490.2, 471.6],
+            weights: vec![f64::from(horse) + 0.2, 471.6],
         };
         let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
         assert!(text.contains("# a note\nname = \"texel\""), "{text}");
@@ -385,7 +386,7 @@ mod tests {
         let c = crate::play::config::parse_engine_config(&text, "t.toml", "x", &[]).unwrap();
         assert_eq!(c.name, "texel");
         assert_eq!(c.params, outcome.params(&problem));
-        assert_eq!(c.params.value("material.horse"), Ok(490));
+        assert_eq!(c.params.value("material.horse"), Ok(horse));
         assert_eq!(c.options, base.options);
         let mut level = c.level.unwrap();
         level.name = "medium".into();
@@ -413,8 +414,16 @@ mod tests {
             initial: losses(0, 0.2, 0.21),
             history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.19)],
             start: problem.start_weights(),
-            weights: vec![140.0, 140.0, 134.0, 510.4, 1180.0, 375.0],
+            // Soldier, advisor and elephant kept; horse +20.4, chariot -20, cannon +2.
+            weights: {
+                let mut w = problem.start_weights();
+                w[3] += 20.4;
+                w[4] -= 20.0;
+                w[5] += 2.0;
+                w
+            },
         };
+        let chariot_base = Params::default().value("material.chariot").unwrap();
         let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
         assert!(s.starts_with("data: x\nK: 0.750000 (fitted)\n"), "{s}");
         assert!(
@@ -438,7 +447,12 @@ mod tests {
         let chariot = s.find("material.chariot").unwrap();
         let cannon = s.find("material.cannon").unwrap();
         assert!(horse < chariot && chariot < cannon, "largest first: {s}");
-        assert!(s.contains("1200 ->  1180  (-20, 1180.00)"), "{s}");
+        let chariot_line = format!(
+            "{chariot_base:>5} -> {:>5}  (-20, {:.2})",
+            chariot_base - 20,
+            f64::from(chariot_base - 20)
+        );
+        assert!(s.contains(&chariot_line), "{chariot_line}: {s}");
         assert!(
             !s.contains("material.soldier"),
             "unchanged ones are not listed: {s}"
