@@ -16,9 +16,11 @@ fn full_conversation() {
     assert!(intro
         .iter()
         .any(|l| l.starts_with("option name Level type combo")));
-    assert!(intro
-        .iter()
-        .any(|l| l == "option name material.horse type spin default 490 min 300 max 600"));
+    let horse = chuhan_engine::Params::default()
+        .value("material.horse")
+        .unwrap();
+    let announced = format!("option name material.horse type spin default {horse} min 300 max 600");
+    assert!(intro.iter().any(|l| *l == announced), "{intro:?}");
     e.send("isready");
     e.until("readyok");
 

@@ -91,7 +91,9 @@ fn linear_features_reproduce_the_evaluation_with_positional_terms() {
         } else {
             -red
         };
-        assert_eq!(stm as i32, tables.evaluate(&pos), "{pos:?}");
+        // The engine rounds the endgame offsets' taper down to whole centipawns.
+        let engine = f64::from(tables.evaluate(&pos));
+        assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
     }
     assert!(nonzero_terms > 500, "only {nonzero_terms} term features");
 }
@@ -110,7 +112,9 @@ fn linear_features_reproduce_the_evaluation() {
         } else {
             -red
         };
-        assert_eq!(stm as i32, tables.evaluate(&pos), "{pos:?}");
+        // The engine rounds the endgame offsets' taper down to whole centipawns.
+        let engine = f64::from(tables.evaluate(&pos));
+        assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
     }
 }
 
@@ -132,11 +136,13 @@ fn parameter_table_is_consistent() {
     assert!(p.set("material.horse", 5000).is_err());
     assert!(p.set("material.queen", 900).is_err());
     assert_eq!(p.overrides(), vec![("material.horse", 450)]);
-    // Published defaults: the Texel-tuned values (docs/strength.md).
+    // Published defaults: the values fitted to Fairy-Stockfish's scores (docs/strength.md,
+    // session 8).
     let d = Params::default();
-    assert_eq!(d.value("material.soldier"), Ok(140));
-    assert_eq!(d.value("material.chariot"), Ok(1200));
-    assert_eq!(d.value("eval.tempo"), Ok(0));
+    assert_eq!(d.value("material.soldier"), Ok(91));
+    assert_eq!(d.value("material.chariot"), Ok(970));
+    assert_eq!(d.value("eg.material.chariot"), Ok(-231));
+    assert_eq!(d.value("eval.tempo"), Ok(7));
     assert_eq!(d.value("search.contempt"), Ok(20));
 }
 
@@ -425,7 +431,9 @@ fn tapered_evaluation_is_incremental_and_linear() {
 fn endgame_offsets_follow_the_phase() {
     let plain = EvalTables::new(&Params::default());
     let mut p = Params::default();
-    p.set("eg.material.soldier", 100).unwrap();
+    let soldier = p.value("eg.material.soldier").unwrap();
+    p.set("eg.material.soldier", i64::from(soldier) + 100)
+        .unwrap();
     let tapered = EvalTables::new(&p);
     let start = Position::startpos();
     assert_eq!(tapered.evaluate(&start), plain.evaluate(&start));
@@ -436,8 +444,7 @@ fn endgame_offsets_follow_the_phase() {
     // One chariot each: phase 12 of 56, so 44/56 of the offset.
     let rooks = Position::from_fen("r2k5/9/9/9/9/2P6/P8/9/9/R3K4 w - - 0 1").unwrap();
     assert_eq!(tapered.psq_full(&rooks).phase, 12);
-    assert_eq!(
-        tapered.evaluate(&rooks),
-        plain.evaluate(&rooks) + 200 * 44 / 56
-    );
+    // The taper of the whole offset sum is rounded once: within one centipawn.
+    let gain = tapered.evaluate(&rooks) - plain.evaluate(&rooks);
+    assert!((gain - 200 * 44 / 56).abs() <= 1, "{gain}");
 }
