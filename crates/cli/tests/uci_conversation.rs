@@ -20,7 +20,7 @@ fn full_conversation() {
         .value("material.horse")
         .unwrap();
     let announced = format!("option name material.horse type spin default {horse} min 300 max 600");
-    assert!(intro.iter().any(|l| *l == announced), "{intro:?}");
+    assert!(intro.contains(&announced), "{intro:?}");
     e.send("isready");
     e.until("readyok");
 
