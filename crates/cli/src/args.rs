@@ -150,8 +150,9 @@ pub struct TexelArgs {
     /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
     #[arg(long)]
     pub data: PathBuf,
-    /// Parameters to tune: group names (material, pst, eval) or exact parameter names,
-    /// comma-separated. Only linear parameters can be tuned.
+    /// Parameters to tune: group names (material, pst, eg, eval) or exact parameter names,
+    /// comma-separated. Only linear parameters can be tuned. The default leaves out `eg`, the
+    /// endgame offsets.
     #[arg(long, value_delimiter = ',', default_value = "material,pst,eval")]
     pub params: Vec<String>,
     /// Full-batch epochs.

@@ -37,7 +37,14 @@ fn data_text(games: usize, seed: u64) -> String {
             }
             pos.make(moves.as_slice()[rng.gen_range(0..moves.len())]);
             if ply > 6 {
-                lines.push(format!("{};{ply};{}", pos.to_fen(), tables.evaluate(&pos)));
+                // The eval column is from Red's view.
+                let stm = tables.evaluate(&pos);
+                let red = if pos.side_to_move() == Color::Red {
+                    stm
+                } else {
+                    -stm
+                };
+                lines.push(format!("{};{ply};{red}", pos.to_fen()));
             }
         }
         let stm = tables.evaluate(&pos);

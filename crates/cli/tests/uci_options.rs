@@ -57,18 +57,23 @@ const MIDDLE: &str = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7";
 
 #[test]
 fn a_parameter_option_changes_the_score() {
-    let (plain, _) = search(&[HORSE_UP, "go depth 3"]);
+    let (dear, _) = search(&[
+        "setoption name material.horse value 600",
+        HORSE_UP,
+        "go depth 3",
+    ]);
     let (cheap, _) = search(&[
         "setoption name material.horse value 300",
         HORSE_UP,
         "go depth 3",
     ]);
-    let (a, b) = (field(&plain, "cp"), field(&cheap, "cp"));
-    // The default horse is worth 490; at its minimum of 300 the score must drop by most of the
-    // difference (190), far more than search noise.
+    let (a, b) = (field(&dear, "cp"), field(&cheap, "cp"));
+    // From its maximum of 600 to its minimum of 300 the horse loses 300 in the middlegame and
+    // in the endgame alike (the endgame value is material.horse plus its offset): the score
+    // must drop by most of that, far more than search noise.
     assert!(
-        a - b > 100,
-        "material.horse=300 left the score at {b} (default {a})"
+        a - b > 200,
+        "material.horse=300 left the score at {b} (600: {a})"
     );
 }
 

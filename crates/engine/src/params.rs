@@ -19,7 +19,8 @@ pub struct ParamDef {
     pub max: i32,
     /// Step for tuners (SPSA's `c_end` starts from about this).
     pub step: i32,
-    /// Group for selecting parameters by group in tuners (`material`, `pst`, `eval`, `search`).
+    /// Group for selecting parameters by group in tuners (`material`, `pst`, `eg`, `eval`,
+    /// `search`).
     pub group: &'static str,
     /// Whether the evaluation is linear in this parameter (Texel can tune it exactly).
     pub linear: bool,
@@ -651,7 +652,8 @@ fn build_table() -> Vec<ParamDef> {
     }
     // Endgame offsets (group `eg`): a piece's endgame value is its middlegame value (the
     // parameter without the `eg.` prefix) plus this; the evaluation blends the two by the game
-    // phase ([`crate::eval::PHASE_MAX`]). 0 everywhere by default: no taper.
+    // phase ([`crate::eval::PHASE_MAX`]). 0 in the table (no taper); `TUNED_DEFAULTS` below sets
+    // the fitted ones.
     let eg: Vec<ParamDef> = t
         .iter()
         .filter(|d| d.group == "material" || d.group == "pst")

@@ -91,7 +91,7 @@ fn linear_features_reproduce_the_evaluation_with_positional_terms() {
         } else {
             -red
         };
-        // The engine rounds the endgame offsets' taper down to whole centipawns.
+        // The engine truncates the endgame offsets' taper toward zero (whole centipawns).
         let engine = f64::from(tables.evaluate(&pos));
         assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
     }
@@ -112,7 +112,7 @@ fn linear_features_reproduce_the_evaluation() {
         } else {
             -red
         };
-        // The engine rounds the endgame offsets' taper down to whole centipawns.
+        // The engine truncates the endgame offsets' taper toward zero (whole centipawns).
         let engine = f64::from(tables.evaluate(&pos));
         assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
     }
@@ -447,4 +447,46 @@ fn endgame_offsets_follow_the_phase() {
     // The taper of the whole offset sum is rounded once: within one centipawn.
     let gain = tapered.evaluate(&rooks) - plain.evaluate(&rooks);
     assert!((gain - 200 * 44 / 56).abs() <= 1, "{gain}");
+}
+
+/// The same position with the colours swapped (the board turned over: rank r becomes 9 - r,
+/// Red pieces Black and back, the other side to move).
+fn colour_flipped(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap();
+    let side = fields.next().unwrap();
+    let rows: Vec<String> = board
+        .split('/')
+        .rev()
+        .map(|row| {
+            row.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let other = if side == "w" { "b" } else { "w" };
+    Position::from_fen(&format!("{} {other} - - 0 1", rows.join("/"))).unwrap()
+}
+
+/// With endgame offsets set, the evaluation does not depend on which colour a side plays:
+/// the side to move scores a position and its colour-flipped twin alike.
+#[test]
+fn tapered_evaluation_is_colour_symmetric() {
+    let tables = EvalTables::new(&tapered_params());
+    let defaults = EvalTables::new(&Params::default());
+    let mut checked = 0;
+    for pos in random_positions(20, 120) {
+        let twin = colour_flipped(&pos);
+        assert_eq!(tables.evaluate(&pos), tables.evaluate(&twin), "{pos:?}");
+        assert_eq!(defaults.evaluate(&pos), defaults.evaluate(&twin), "{pos:?}");
+        checked += 1;
+    }
+    assert!(checked > 1000, "only {checked} positions");
 }

@@ -351,7 +351,7 @@ fn defended(pos: &Position, sq: Square) -> bool {
 /// The linear features of a position from Red's view: `(parameter index, value)` pairs such
 /// that material + PST + tempo + the positional terms = sum of `params[index] * value`. The
 /// endgame offsets' values carry the phase, `(PHASE_MAX - phase) / PHASE_MAX`: the engine
-/// rounds that product down to whole centipawns, so the sum can differ from the engine's
+/// truncates that product toward zero (whole centipawns), so the sum can differ from the engine's
 /// evaluation by less than one where an offset is not 0.
 pub fn linear_features(pos: &Position) -> Vec<(usize, f64)> {
     let mut acc: Vec<(usize, f64)> = Vec::with_capacity(40);

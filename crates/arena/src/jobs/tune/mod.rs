@@ -28,7 +28,7 @@ pub enum SelectError {
     Nothing,
 }
 
-/// Resolves a list of group names (`material`, `pst`, `eval`, `search`), exact parameter names
+/// Resolves a list of group names (`material`, `pst`, `eg`, `eval`, `search`), exact parameter names
 /// and dotted name prefixes (`pst.chariot` = every `pst.chariot.*`) to table indices, ascending and without duplicates. With `linear_only`, groups keep
 /// only their linear parameters and naming a non-linear parameter is an error.
 pub fn select_params<S: AsRef<str>>(

@@ -455,9 +455,12 @@ impl TexelProblem {
     /// The problem with its targets blended ([`Dataset::blended`]).
     fn blended(&self, lambda: f64, k: f64) -> TexelProblem {
         TexelProblem {
+            tuned: self.tuned.clone(),
+            base: self.base.clone(),
             train: self.train.blended(lambda, k),
             validation: self.validation.as_ref().map(|v| v.blended(lambda, k)),
-            ..self.clone()
+            start: self.start.clone(),
+            bounds: self.bounds.clone(),
         }
     }
 
@@ -710,7 +713,7 @@ pub(crate) mod fixtures {
     }
 
     pub fn all_linear() -> Vec<usize> {
-        select_params(&["material", "pst", "eval"], true).unwrap()
+        select_params(&["material", "pst", "eg", "eval"], true).unwrap()
     }
 
     pub fn distance(a: &[f64], b: &[f64]) -> f64 {
@@ -773,7 +776,7 @@ mod tests {
             } else {
                 -red
             };
-            // The engine rounds the endgame offsets' taper down to whole centipawns.
+            // The engine truncates the endgame offsets' taper toward zero (whole centipawns).
             let engine = f64::from(tables.evaluate(&pos));
             assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}");
         }
