@@ -85,17 +85,26 @@ fn linear_features_reproduce_the_evaluation_with_positional_terms() {
                     && i != params::index_of("eval.tempo").unwrap()
             })
             .count();
-        let red: f64 = features.iter().map(|&(i, x)| p.get(i) as f64 * x).sum();
-        let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
-            red
-        } else {
-            -red
-        };
-        // The engine truncates the endgame offsets' taper toward zero (whole centipawns).
-        let engine = f64::from(tables.evaluate(&pos));
-        assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
+        assert_features_give_the_evaluation(&p, &tables, &pos);
     }
     assert!(nonzero_terms > 500, "only {nonzero_terms} term features");
+}
+
+/// The linear features dotted with `p` give `tables`' evaluation of `pos` (side to move's view)
+/// within the rounding of the taper: the engine truncates the endgame offsets' product toward
+/// zero (whole centipawns).
+fn assert_features_give_the_evaluation(p: &Params, tables: &EvalTables, pos: &Position) {
+    let red: f64 = linear_features(pos)
+        .iter()
+        .map(|&(i, x)| p.get(i) as f64 * x)
+        .sum();
+    let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
+        red
+    } else {
+        -red
+    };
+    let engine = f64::from(tables.evaluate(pos));
+    assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
 }
 
 #[test]
@@ -103,18 +112,7 @@ fn linear_features_reproduce_the_evaluation() {
     let p = Params::default();
     let tables = EvalTables::new(&p);
     for pos in random_positions(10, 100) {
-        let red: f64 = linear_features(&pos)
-            .iter()
-            .map(|&(i, x)| p.get(i) as f64 * x)
-            .sum();
-        let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
-            red
-        } else {
-            -red
-        };
-        // The engine truncates the endgame offsets' taper toward zero (whole centipawns).
-        let engine = f64::from(tables.evaluate(&pos));
-        assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
+        assert_features_give_the_evaluation(&p, &tables, &pos);
     }
 }
 
@@ -401,17 +399,7 @@ fn tapered_evaluation_is_incremental_and_linear() {
         for _ in 0..250 {
             assert_eq!(incremental, tables.psq_full(&pos), "{pos:?}");
             phases.insert(incremental.phase);
-            let red: f64 = linear_features(&pos)
-                .iter()
-                .map(|&(i, x)| p.get(i) as f64 * x)
-                .sum();
-            let stm = if pos.side_to_move() == chuhan_engine::Color::Red {
-                red
-            } else {
-                -red
-            };
-            let engine = f64::from(tables.evaluate(&pos));
-            assert!((stm - engine).abs() < 1.0, "{stm} vs {engine}: {pos:?}");
+            assert_features_give_the_evaluation(&p, &tables, &pos);
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;

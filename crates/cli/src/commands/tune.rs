@@ -132,14 +132,7 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
                 |p| p.display().to_string()
             )
         ),
-        format!(
-            "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
-            settings.optimizer,
-            settings.epochs,
-            settings.lambda,
-            args.max_eval
-                .map_or_else(String::new, |m| format!(", max-eval {m}"))
-        ),
+        optimizer_line(args, &settings, lr),
     ]);
     texel::write_outputs(&out, &base, &problem, &outcome, &header)?;
     out!("{}", texel::summary_text(&header, &problem, &outcome, 20));
@@ -229,20 +222,26 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     );
     header.extend([
         format!("params: {} tuned", problem.tuned.len()),
-        format!(
-            "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
-            settings.optimizer,
-            settings.epochs,
-            settings.lambda,
-            args.max_eval
-                .map_or_else(String::new, |m| format!(", max-eval {m}"))
-        ),
+        optimizer_line(args, &settings, lr),
     ]);
     texel::write_chess_outputs(&out, &base, &problem, &outcome, &header)?;
     out!("{}", std::fs::read_to_string(out.join("summary.txt"))?);
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
     outln!("written: {}", out.display());
     Ok(EXIT_OK)
+}
+
+/// summary.txt's line of the optimizer and the target: method, learning rate, epochs, lambda
+/// and `--max-eval`.
+fn optimizer_line(args: &TexelArgs, settings: &TexelSettings, lr: f64) -> String {
+    format!(
+        "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
+        settings.optimizer,
+        settings.epochs,
+        settings.lambda,
+        args.max_eval
+            .map_or_else(String::new, |m| format!(", max-eval {m}"))
+    )
 }
 
 /// The positions `--max-eval` keeps (all without it); saying how many it left out.
