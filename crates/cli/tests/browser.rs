@@ -37,19 +37,29 @@ fn free_port() -> u16 {
 
 /// One HTTP exchange with a JSON body; returns (status, JSON).
 fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    try_http(port, method, path, body).unwrap()
+}
+
+/// [`http`], with a failed connection (refused or reset before the answer's status line) as an
+/// error instead of a panic.
+fn try_http(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value)> {
+    let mut s = TcpStream::connect(("127.0.0.1", port))?;
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.map(Value::to_string).unwrap_or_default();
     write!(
         s,
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
-    )
-    .unwrap();
+    )?;
     // chromedriver keeps connections alive: read the head, then exactly the body.
     let mut reader = BufReader::new(s);
     let mut status_line = String::new();
-    reader.read_line(&mut status_line).unwrap();
+    reader.read_line(&mut status_line)?;
     let status = status_line
         .get(9..12)
         .and_then(|s| s.parse().ok())
@@ -87,7 +97,7 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> (u16, Valu
         reader.read_exact(&mut bytes).unwrap();
     }
     let body = String::from_utf8_lossy(&bytes);
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    Ok((status, serde_json::from_str(&body).unwrap_or(Value::Null)))
 }
 
 /// Kills, by PID, every process whose command line names this test's chromium profile: the
@@ -151,7 +161,21 @@ impl Browser {
                 "--headless=new", "--no-sandbox", "--disable-background-networking",
                 "--disable-component-update", "--disable-gpu", "--no-first-run",
                 "--window-size=1100,1300", format!("--user-data-dir={}", profile.display())]}}}});
-        let (status, v) = http(port, "POST", "/session", Some(&caps));
+        // A chromedriver that has just started listening has once reset the new-session
+        // request's connection (CI, 2026-12-02): try again, up to three times. A session it
+        // half made goes with chromedriver at the end.
+        let mut tries = 0;
+        let (status, v) = loop {
+            tries += 1;
+            match try_http(port, "POST", "/session", Some(&caps)) {
+                Ok(answer) => break answer,
+                Err(e) if tries < 3 => {
+                    eprintln!("new session, try {tries}: {e}; trying again");
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                Err(e) => panic!("new session: {e} (after {tries} tries)"),
+            }
+        };
         assert_eq!(status, 200, "new session: {v}");
         let session = v["value"]["sessionId"].as_str().unwrap().to_string();
         Browser {
