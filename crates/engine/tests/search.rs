@@ -36,19 +36,27 @@ fn random_positions(games: u64, plies: usize) -> Vec<Position> {
     out
 }
 
-#[test]
-fn incremental_evaluation_equals_full_recomputation_at_every_ply() {
-    let tables = EvalTables::new(&Params::default());
-    for g in 0..40u64 {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(g);
+/// Plays `games` seeded random games of up to `plies` plies (seeds from `seed`), keeping the
+/// incremental sum of `tables` with `psq_delta` and checking it against `psq_full` at every
+/// ply; `visit` sees each position with its sum.
+fn walk_incrementally(
+    tables: &EvalTables,
+    games: u64,
+    seed: u64,
+    plies: usize,
+    mut visit: impl FnMut(&Position, chuhan_engine::eval::Psq),
+) {
+    for g in 0..games {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed + g);
         let mut pos = Position::startpos();
         let mut incremental = tables.psq_full(&pos);
-        for ply in 0..200 {
+        for ply in 0..plies {
             assert_eq!(
                 incremental,
                 tables.psq_full(&pos),
                 "game {g} ply {ply}: {pos:?}"
             );
+            visit(&pos, incremental);
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -58,6 +66,14 @@ fn incremental_evaluation_equals_full_recomputation_at_every_ply() {
             pos.make(mv);
         }
     }
+}
+
+#[test]
+fn incremental_evaluation_equals_full_recomputation_at_every_ply() {
+    let tables = EvalTables::new(&Params::default());
+    let mut positions = 0;
+    walk_incrementally(&tables, 40, 0, 200, |_, _| positions += 1);
+    assert!(positions > 2000, "only {positions} positions");
 }
 
 /// With every positional term switched on (distinct weights, mobility included), the linear
@@ -392,23 +408,10 @@ fn tapered_evaluation_is_incremental_and_linear() {
     let p = tapered_params();
     let tables = EvalTables::new(&p);
     let mut phases = std::collections::BTreeSet::new();
-    for g in 0..20u64 {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(50 + g);
-        let mut pos = Position::startpos();
-        let mut incremental = tables.psq_full(&pos);
-        for _ in 0..250 {
-            assert_eq!(incremental, tables.psq_full(&pos), "{pos:?}");
-            phases.insert(incremental.phase);
-            assert_features_give_the_evaluation(&p, &tables, &pos);
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
-            incremental += tables.psq_delta(&pos, mv);
-            pos.make(mv);
-        }
-    }
+    walk_incrementally(&tables, 20, 50, 250, |pos, sum| {
+        phases.insert(sum.phase);
+        assert_features_give_the_evaluation(&p, &tables, pos);
+    });
     assert!(phases.contains(&chuhan_engine::eval::PHASE_MAX));
     assert!(phases.len() > 20, "phases seen: {phases:?}");
 }
