@@ -9,7 +9,8 @@
 #   scripts/ab_sprt.sh run see 7cd7027 dd5020d --movetime 30 --elo0 0 --elo1 20 \
 #       --model logistic --max-pairs 100
 #
-# Every run adds --concurrency 1 --resign-score 1000 --resign-plies 8 and logs the command,
+# Every run adds --concurrency ${CONCURRENCY:-1} (one game per core: 2 on a quiet 2-core
+# machine, where each game has one engine thinking at a time) --resign-score 1000 --resign-plies 8 and logs the command,
 # `uptime` at start and end and the verdict to $BINS/results/NAME.log. The harness is the
 # binary in $HARNESS (default: the BASE binary).
 set -euo pipefail
@@ -59,7 +60,7 @@ run)
     out=$BINS/results/$name
     log=$BINS/results/$name.log
     args=(sprt --base "$BINS/chuhan-$base.toml" --test "$BINS/chuhan-$test.toml" "$@"
-          --concurrency 1 --resign-score 1000 --resign-plies 8 --out "$out")
+          --concurrency "${CONCURRENCY:-1}" --resign-score 1000 --resign-plies 8 --out "$out")
     { echo "date: $(date -u +%FT%TZ)"; echo "start: $(uptime)"; echo "cmd: chuhan ${args[*]}"; } > "$log"
     rc=0
     "$harness" "${args[@]}" >> "$log" 2> "$BINS/results/$name.err" || rc=$?
