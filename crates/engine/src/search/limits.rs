@@ -79,7 +79,7 @@ impl Limits {
     }
 
     /// The most moves a clock's time is shared over (see [`Limits::clock`]).
-    pub const CLOCK_HORIZON: u32 = 30;
+    pub const CLOCK_HORIZON: u32 = 20;
 
     /// The hard time on a clock as a multiple of the optimum (see [`Limits::clock`]).
     pub const CLOCK_HARD_FACTOR: u64 = 3;
