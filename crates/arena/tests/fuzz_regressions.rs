@@ -3,7 +3,7 @@
 
 use chuhan_arena::engines::uci_front::{parse_command, parse_go, Command};
 use chuhan_arena::play::player::uci::SearchReport;
-use chuhan_engine::search::MATE;
+use chuhan_engine::search::{Limits, MATE};
 use std::time::Duration;
 
 /// `chuhan uci` read `go wtime 1000 winc 9223372036854775807` with an overflowing `3 *
@@ -21,10 +21,12 @@ fn huge_increments_and_clocks_saturate() {
     let limits = parse_go(&["btime", "9223372036854775807"], false).unwrap();
     let (soft, hard) = (limits.soft_time.unwrap(), limits.hard_time.unwrap());
     assert!(soft <= hard && soft > Duration::ZERO);
-    // Ordinary clocks are unchanged: 60 s / 30 + 3/4 s = 2.75 s, hard three times that.
+    // Ordinary clocks are unchanged: 60 s over the horizon's moves + 3/4 s, hard three
+    // times that.
     let limits = parse_go(&["wtime", "60000", "winc", "1000"], true).unwrap();
-    assert_eq!(limits.soft_time, Some(Duration::from_millis(2750)));
-    assert_eq!(limits.hard_time, Some(Duration::from_millis(8250)));
+    let soft = 60_000 / u64::from(Limits::CLOCK_HORIZON) + 750;
+    assert_eq!(limits.soft_time, Some(Duration::from_millis(soft)));
+    assert_eq!(limits.hard_time, Some(Duration::from_millis(3 * soft)));
 }
 
 /// An external engine printing `info score mate 2000000000` overflowed `2 * m` in the
