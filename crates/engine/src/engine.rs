@@ -135,8 +135,10 @@ impl Engine {
             );
         };
         let limits = limits.tightest(&level.limits(game_ply));
-        let exact = level.margin_at(game_ply) > 0;
-        let mut result = self.searcher.search(pos, &limits, candidates, exact, info);
+        let margin = level.margin_at(game_ply);
+        let mut result = self
+            .searcher
+            .search_within(pos, &limits, candidates, margin, info);
         let all: Vec<Move> = if candidates.is_empty() {
             pos.clone().legal_moves().iter().copied().collect()
         } else {

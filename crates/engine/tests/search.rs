@@ -341,8 +341,8 @@ fn hard_strays_only_in_the_opening() {
     hard.time = None;
     hard.nodes = Some(20_000);
     assert!(hard.in_opening(7) && !hard.in_opening(8));
-    assert_eq!(hard.limits(0).depth, Some(5));
-    assert_eq!(hard.limits(8).depth, Some(14));
+    // No depth cap, in the opening or after it: the node and time budgets decide.
+    assert_eq!((hard.limits(0).depth, hard.limits(8).depth), (None, None));
     assert_eq!((hard.margin_at(0), hard.margin_at(8)), (14, 0));
     // Out of the opening Hard always plays the search's best move, whatever the seed.
     let pos = random_positions(1, 30).pop().unwrap();
@@ -359,6 +359,27 @@ fn hard_strays_only_in_the_opening() {
         );
     }
     assert_eq!(moves.len(), 1);
+    // In the opening it strays at full depth: the first move varies with the seed, and stays
+    // within the margin of the best.
+    let mut first = std::collections::HashSet::new();
+    for seed in 0..8 {
+        let mut e = Engine::new(EngineConfig {
+            level: Some(hard.clone()),
+            ..EngineConfig::default()
+        });
+        e.new_game(seed);
+        let r = e.choose_move(
+            &Position::startpos(),
+            &[],
+            &Limits::default(),
+            0,
+            &mut |_| {},
+        );
+        let best = r.root_scores.iter().map(|s| s.1).max().unwrap();
+        assert!(best - r.score <= 14, "{seed}: {} vs {best}", r.score);
+        first.insert(r.best_move);
+    }
+    assert!(first.len() > 1, "{first:?}");
 }
 
 #[test]
@@ -480,4 +501,50 @@ fn tapered_evaluation_is_colour_symmetric() {
         checked += 1;
     }
     assert!(checked > 1000, "only {checked} positions");
+}
+
+#[test]
+fn a_straying_search_scores_the_moves_within_its_margin_for_less_than_exact_scores() {
+    let margin = 14;
+    let (mut exact_nodes, mut within_nodes) = (0, 0);
+    for pos in random_positions(2, 24).iter().step_by(6) {
+        let mut s = Searcher::new(Params::default(), SearchOptions::default());
+        let all = s.search(pos, &Limits::depth(6), &[], true, &mut |_| {});
+        s.clear();
+        let near = s.search_within(pos, &Limits::depth(6), &[], margin, &mut |_| {});
+        exact_nodes += all.nodes;
+        within_nodes += near.nodes;
+        assert_eq!(near.root_scores.len(), all.root_scores.len(), "{pos:?}");
+        // The best move comes first with the result's score, the others follow in order.
+        assert_eq!(near.root_scores[0], (near.best_move, near.score), "{pos:?}");
+        assert!(
+            near.root_scores.windows(2).all(|w| w[0].1 >= w[1].1),
+            "{pos:?}"
+        );
+        // A move the exact search puts well inside the margin is inside it here too, and a
+        // move it puts far below is below here: the two searches agree on the margin up to
+        // the small differences that windows make to pruning.
+        for &(m, s) in &all.root_scores {
+            let here = near.root_scores.iter().find(|e| e.0 == m).unwrap().1;
+            if all.score - s <= margin / 2 && !is_mate_score(s) {
+                assert!(
+                    near.score - here <= margin + 40,
+                    "{pos:?} {m:?}: {s} vs {here}"
+                );
+            }
+            if all.score - s > margin + 200 {
+                assert!(near.score - here > margin, "{pos:?} {m:?}: {s} vs {here}");
+            }
+        }
+        // A margin of 0 is the plain search.
+        s.clear();
+        let plain_within = s.search_within(pos, &Limits::depth(6), &[], 0, &mut |_| {});
+        s.clear();
+        let plain = s.search(pos, &Limits::depth(6), &[], false, &mut |_| {});
+        assert_eq!(plain_within, plain);
+    }
+    assert!(
+        within_nodes * 2 < exact_nodes,
+        "within the margin: {within_nodes} nodes, every move exact: {exact_nodes}"
+    );
 }

@@ -92,7 +92,8 @@ pub struct SearchResult<M = Move> {
     pub nodes: u64,
     /// Principal variation.
     pub pv: Vec<M>,
-    /// With `exact_root_scores`: every root move's score at the last completed depth.
+    /// With `exact_root_scores`: every root move's score at the last completed depth (with
+    /// [`Searcher::search_within`]: exact within the margin, a bound below it otherwise).
     pub root_scores: Vec<(M, i32)>,
 }
 
@@ -316,6 +317,37 @@ impl Searcher {
         exact_root_scores: bool,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        let stray = exact_root_scores.then_some(INFINITE);
+        self.search_root(pos, limits, root_moves, stray, info)
+    }
+
+    /// [`Searcher::search`] for a level that may stray up to `margin` centipawns below the
+    /// best move: every root move scoring within `margin` of the best gets an exact score in
+    /// `root_scores`, every other move a bound below `best - margin` (so it is never within
+    /// the margin). Far cheaper than exact scores for all moves: the other moves are refuted
+    /// by null-window searches at `best - margin`, as the best move's rivals are in a plain
+    /// search. A `margin` of 0 or less is a plain search.
+    pub fn search_within(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        root_moves: &[Move],
+        margin: i32,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let stray = (margin > 0).then_some(margin.min(INFINITE));
+        self.search_root(pos, limits, root_moves, stray, info)
+    }
+
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        root_moves: &[Move],
+        stray: Option<i32>,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let exact_root_scores = stray.is_some();
         self.pos = pos.clone();
         self.psq.clear();
         self.psq.push(self.eval.psq_full(&self.pos));
@@ -378,12 +410,15 @@ impl Searcher {
             }
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut window = self.tunables.aspiration;
-            if depth >= 4 && !exact_root_scores && !is_mate_score(prev_score) {
-                alpha = (prev_score - window).max(-INFINITE);
+            // A straying level's window reaches `margin` further down, so that the moves
+            // within the margin of the best are still scored exactly.
+            let below = stray.unwrap_or(0);
+            if depth >= 4 && below < 1000 && !is_mate_score(prev_score) {
+                alpha = (prev_score - window - below).max(-INFINITE);
                 beta = (prev_score + window).min(INFINITE);
             }
             let score = loop {
-                let s = self.root(depth as i32, alpha, beta, &mut scores, exact_root_scores);
+                let s = self.root(depth as i32, alpha, beta, &mut scores, stray);
                 if self.stopped {
                     break s;
                 }
@@ -401,9 +436,15 @@ impl Searcher {
                     beta = INFINITE;
                 }
             };
-            // An interrupted iteration still counts if it improved on the best move.
+            // An interrupted iteration still counts if it improved on the best move, except
+            // for a straying level: it chooses among the last completed iteration's scores,
+            // which a half-done iteration's best would not be comparable with.
             if self.stopped {
-                if depth > 1 && scores[0].1 > result.score && scores[0].1 > -INFINITE {
+                if depth > 1
+                    && stray.is_none()
+                    && scores[0].1 > result.score
+                    && scores[0].1 > -INFINITE
+                {
                     result.best_move = scores[0].0;
                     result.score = scores[0].1;
                     result.pv = self.pv[0][..self.pv_len[0].max(1)].to_vec();
@@ -448,12 +489,20 @@ impl Searcher {
         mut alpha: i32,
         beta: i32,
         scores: &mut Vec<(Move, i32)>,
-        exact: bool,
+        stray: Option<i32>,
     ) -> i32 {
+        // Every move exact (full window), or exact within a margin of the best.
+        let exact = stray.is_some_and(|m| m >= INFINITE);
+        let floor = alpha;
         self.pv_len[0] = 0;
         let mut best = -INFINITE;
         for i in 0..scores.len() {
             let mv = scores[i].0;
+            // The lower edge of this move's window: alpha, or the best less the margin.
+            let low = match stray {
+                Some(m) if !exact && i > 0 => (best - m - 1).max(floor).min(alpha),
+                _ => alpha,
+            };
             self.make_at(mv, 0);
             self.nodes += 1;
             let ext = i32::from(self.options.check_extension && self.pos.in_check());
@@ -461,9 +510,9 @@ impl Searcher {
                 let a = if exact { -INFINITE } else { alpha };
                 -self.alpha_beta(depth - 1 + ext, -beta, -a, 1, true, true)
             } else {
-                let mut s = -self.alpha_beta(depth - 1 + ext, -alpha - 1, -alpha, 1, false, true);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.alpha_beta(depth - 1 + ext, -beta, -alpha, 1, true, true);
+                let mut s = -self.alpha_beta(depth - 1 + ext, -low - 1, -low, 1, false, true);
+                if s > low && s < beta && !self.stopped {
+                    s = -self.alpha_beta(depth - 1 + ext, -beta, -low, 1, true, true);
                 }
                 s
             };
@@ -472,11 +521,11 @@ impl Searcher {
                 // A move whose search was cut short is ignored.
                 break;
             }
-            scores[i].1 = if exact || score > alpha || i == 0 {
+            scores[i].1 = if exact || score > low || i == 0 {
                 score
             } else {
-                // Fail-low: an upper bound; keep it below the best for ordering.
-                score.min(alpha) - 1
+                // Fail-low: an upper bound; keep it below the best (and the margin).
+                score.min(low) - 1
             };
             if score > best {
                 best = score;
