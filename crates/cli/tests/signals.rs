@@ -417,7 +417,9 @@ fn a_second_sigint_ends_at_once_and_the_folder_resumes() {
     // Slow moves (many nodes, few plies), so that the second signal lands while the first
     // waits for the moves in flight; signalled as soon as the run has its manifest. 400,000
     // nodes is about 150 ms a move: at 150,000 (about 60 ms) a test process kept off the CPU
-    // by other work after its 5 ms sleep sent the second signal after the run had ended.
+    // by other work after its 5 ms sleep sent the second signal after the run had ended. Both
+    // players search the full budget (Hard, not Easy, whose moves take a millisecond: with
+    // both games on an Easy move the first signal ended the run at once).
     interrupt_and_continue(Case {
         name: "match-twice",
         args: strings(&[
@@ -425,7 +427,7 @@ fn a_second_sigint_ends_at_once_and_the_folder_resumes() {
             "--player",
             "default",
             "--player",
-            "easy",
+            "hard",
             "--pairs",
             "2",
             "--nodes",

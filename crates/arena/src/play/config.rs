@@ -613,10 +613,18 @@ mod tests {
         let levels = builtin_levels();
         let c = resolve_engine("hard:nodes=300000", &levels).unwrap();
         let l = c.level.unwrap();
+        // Only the node budget changes; the other keys are Hard's own.
+        let hard = Level::hard();
         assert_eq!(
-            (l.nodes, l.depth, l.opening_plies),
-            (Some(300_000), Some(14), 8)
+            (l.nodes, l.depth, l.opening_plies, l.opening_margin),
+            (
+                Some(300_000),
+                hard.depth,
+                hard.opening_plies,
+                hard.opening_margin
+            )
         );
+        assert_ne!(hard.nodes, Some(300_000));
         let c = resolve_engine("default:depth=3,margin=40,material.horse=440", &levels).unwrap();
         assert_eq!(c.level.as_ref().unwrap().depth, Some(3));
         assert_eq!(c.level.as_ref().unwrap().margin, 40);
