@@ -346,35 +346,24 @@ fn hard_strays_only_in_the_opening() {
     assert_eq!((hard.margin_at(0), hard.margin_at(8)), (14, 0));
     // Out of the opening Hard always plays the search's best move, whatever the seed.
     let pos = random_positions(1, 30).pop().unwrap();
-    let mut moves = std::collections::HashSet::new();
-    for seed in 0..8 {
+    // A fresh engine playing Hard in a game seeded `seed`, choosing at `ply`.
+    let choose = |pos: &Position, seed: u64, ply: usize| {
         let mut e = Engine::new(EngineConfig {
             level: Some(hard.clone()),
             ..EngineConfig::default()
         });
         e.new_game(seed);
-        moves.insert(
-            e.choose_move(&pos, &[], &Limits::default(), 30, &mut |_| {})
-                .best_move,
-        );
-    }
+        e.choose_move(pos, &[], &Limits::default(), ply, &mut |_| {})
+    };
+    let moves: std::collections::HashSet<Move> = (0..8)
+        .map(|seed| choose(&pos, seed, 30).best_move)
+        .collect();
     assert_eq!(moves.len(), 1);
     // In the opening it strays at full depth: the first move varies with the seed, and stays
     // within the margin of the best.
     let mut first = std::collections::HashSet::new();
     for seed in 0..8 {
-        let mut e = Engine::new(EngineConfig {
-            level: Some(hard.clone()),
-            ..EngineConfig::default()
-        });
-        e.new_game(seed);
-        let r = e.choose_move(
-            &Position::startpos(),
-            &[],
-            &Limits::default(),
-            0,
-            &mut |_| {},
-        );
+        let r = choose(&Position::startpos(), seed, 0);
         let best = r.root_scores.iter().map(|s| s.1).max().unwrap();
         assert!(best - r.score <= 14, "{seed}: {} vs {best}", r.score);
         first.insert(r.best_move);
