@@ -610,9 +610,11 @@ impl Searcher {
         let key = self.pos.key();
         let mut tt_move = Move::NONE;
         let mut tt_eval = None;
+        let mut tt_bound = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             tt_eval = Some(i32::from(e.eval));
+            tt_bound = Some((score_from_tt(e.score as i32, ply), e.bound()));
             if !pv_node && e.depth as i32 >= depth {
                 let score = score_from_tt(e.score as i32, ply);
                 let cut = match e.bound() {
@@ -635,6 +637,19 @@ impl Searcher {
         self.evals[ply] = static_eval;
         // Better than two plies ago (or no comparison possible): prune less eagerly when not.
         let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
+        // For pruning, a stored search score is a better estimate than the static
+        // evaluation where its bound points away from it (a lower bound above it, an upper
+        // bound below it); the raw evaluation stays the one stored and compared.
+        let static_eval = match tt_bound {
+            Some((score, bound)) if !in_check && score.abs() < MATE_BOUND => match bound {
+                Bound::Exact => score,
+                Bound::Lower if score > static_eval => score,
+                Bound::Upper if score < static_eval => score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        let raw_eval = self.evals[ply];
 
         if !pv_node && !in_check {
             // Reverse futility: far above beta at shallow depth; a margin per ply, one ply
@@ -855,7 +870,7 @@ impl Searcher {
                 key,
                 best_move,
                 score_to_tt(best_score, ply),
-                static_eval,
+                raw_eval,
                 depth,
                 bound,
             );
