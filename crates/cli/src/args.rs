@@ -612,8 +612,9 @@ pub struct LadderArgs {
     #[arg(long, hide = true)]
     pub bootstrap: Option<usize>,
     /// Play in rounds until every neighbour gap's 95% half-width is at most this many Elo:
-    /// each round's game pairs go to the pairings that shrink the widest gap most (the first
-    /// round plays --pairs per pairing). Reproducible: the same seed gives the same games at any
+    /// each round's game pairs go to the pairings that shrink the widest gap most, a gap whose
+    /// interval still holds 0 counting as twice as wide (the first round plays --pairs per
+    /// pairing). Reproducible: the same seed gives the same games at any
     /// --concurrency, and --resume continues the round it was in.
     #[arg(long, allow_negative_numbers = true)]
     pub precision: Option<f64>,
