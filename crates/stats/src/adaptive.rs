@@ -738,20 +738,38 @@ mod tests {
         assert_eq!(plan.widest, Some((0, f64::INFINITY)));
     }
 
-    #[test]
-    fn an_unordered_gap_is_served_before_a_wider_ordered_one() {
-        // Three players in a line: 0-1 is a small gap (40 Elo) over 12 pairs, its interval holds
-        // 0; 1-2 is a large one (500 Elo) over 6 pairs, wider but clearly ordered.
+    /// Three players in a line (pairings 0-1 and 1-2 only, no 0-2) at ratings `truth`, with
+    /// `first` simulated pairs of 0-1 and then `second` of 1-2 (draw rate 0.3, ids in order).
+    fn line_of_three(
+        seed: u64,
+        truth: [f64; 3],
+        first: usize,
+        second: usize,
+    ) -> (Schedule, Vec<RatedGame>) {
         let s = Schedule {
             players: 3,
             pairings: vec![(0, 1), (1, 2)],
             order: vec![0, 1, 2],
             anchor: 0,
         };
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let truth = [0.0, 40.0, 540.0];
-        let mut games = simulate_pairings(&mut rng, &truth, &[(0, 1)], 12, 0.3, 0);
-        games.extend(simulate_pairings(&mut rng, &truth, &[(1, 2)], 6, 0.3, 12));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut games = simulate_pairings(&mut rng, &truth, &[(0, 1)], first, 0.3, 0);
+        games.extend(simulate_pairings(
+            &mut rng,
+            &truth,
+            &[(1, 2)],
+            second,
+            0.3,
+            first as u64,
+        ));
+        (s, games)
+    }
+
+    #[test]
+    fn an_unordered_gap_is_served_before_a_wider_ordered_one() {
+        // Three players in a line: 0-1 is a small gap (40 Elo) over 12 pairs, its interval holds
+        // 0; 1-2 is a large one (500 Elo) over 6 pairs, wider but clearly ordered.
+        let (s, games) = line_of_three(5, [0.0, 40.0, 540.0], 12, 6);
         let honest = honest_intervals(&games, 3, &s.order, 0, CONFIDENCE).unwrap();
         let (small, large) = (&honest.gaps[0], &honest.gaps[1]);
         assert!(small.bound.contains(0.0), "{small:?}");
@@ -777,16 +795,7 @@ mod tests {
     #[test]
     fn the_wide_gap_gets_the_pairs() {
         // Three players in a line (no 0-2 pairing): the 0-1 gap has 100 pairs, the 1-2 gap 10.
-        let s = Schedule {
-            players: 3,
-            pairings: vec![(0, 1), (1, 2)],
-            order: vec![0, 1, 2],
-            anchor: 0,
-        };
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        let truth = [0.0, 100.0, 200.0];
-        let mut games = simulate_pairings(&mut rng, &truth, &[(0, 1)], 100, 0.3, 0);
-        games.extend(simulate_pairings(&mut rng, &truth, &[(1, 2)], 10, 0.3, 100));
+        let (s, games) = line_of_three(3, [0.0, 100.0, 200.0], 100, 10);
         let counts = allocate(&games, &s, 30).unwrap();
         assert_eq!(counts.iter().sum::<u64>(), 30);
         assert_eq!(counts, vec![0, 30], "{counts:?}");
