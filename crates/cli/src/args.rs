@@ -155,9 +155,13 @@ pub struct TexelArgs {
     /// endgame offsets.
     #[arg(long, value_delimiter = ',', default_value = "material,pst,eval")]
     pub params: Vec<String>,
-    /// Full-batch epochs.
+    /// Full-batch epochs (at most, with --patience).
     #[arg(long, default_value_t = 300)]
     pub epochs: usize,
+    /// Early stopping: end the run once this many epochs pass without a new lowest validation
+    /// loss, and write the weights of the epoch with the lowest (needs --validation above 0).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub patience: Option<u64>,
     /// Learning rate in centipawns (default: 1 for Adam, 5 for AdaGrad).
     #[arg(long)]
     pub lr: Option<f64>,

@@ -398,3 +398,108 @@ fn datagen_resume_takes_the_file_and_finishes_it_as_one_run_would() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--resume"), "{stderr}");
 }
+
+/// `--patience`: the run ends that many epochs after the lowest validation loss, writes that
+/// epoch's weights and says so; without held-out games it is refused, naming the flag.
+#[test]
+fn patience_stops_early_and_keeps_the_lowest_validation_loss() {
+    let dir = temp_dir("patience");
+    let data = write(&dir, "data.txt", &data_text(60, 1));
+    // Material far from the values that labelled the games: the validation loss falls first,
+    // then the piece-square values fit the noise of 60 games.
+    let base = write(
+        &dir,
+        "base.toml",
+        "[params]\nmaterial.horse = 300\nmaterial.chariot = 1400\nmaterial.cannon = 600\n",
+    );
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--seed",
+            "3",
+            "--lr",
+            "4",
+            "--params",
+            "material,pst",
+            "--base",
+            base.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--force",
+        ];
+        args.extend_from_slice(extra);
+        chuhan(&args)
+    };
+    let (code, _, stderr) = run(&["--epochs", "400", "--patience", "5"]);
+    assert_eq!(code, 0, "{stderr}");
+    let csv = std::fs::read_to_string(out.join("texel.csv")).unwrap();
+    let losses: Vec<(usize, f64)> = csv
+        .lines()
+        .skip(1)
+        .map(|row| {
+            let f: Vec<&str> = row.split(',').collect();
+            (f[0].parse().unwrap(), f[2].parse().unwrap())
+        })
+        .collect();
+    assert!(losses.len() < 400, "stopped early: {} epochs", losses.len());
+    let (best, _) = losses
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    assert_eq!(losses.len(), best + 5, "{csv}");
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(
+        summary.contains(&format!(
+            "early stopping: kept the weights of epoch {best}, the lowest validation loss"
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("400 epochs at most (patience 5)"),
+        "{summary}"
+    );
+    // The written weights are those of that epoch: a run of exactly `best` epochs writes them.
+    let kept = std::fs::read_to_string(out.join("tuned.toml")).unwrap();
+    let (code, _, stderr) = run(&["--epochs", &best.to_string()]);
+    assert_eq!(code, 0, "{stderr}");
+    let plain = std::fs::read_to_string(out.join("tuned.toml")).unwrap();
+    let params = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(" = ") && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(params(&kept), params(&plain));
+
+    for (extra, says) in [
+        (&["--patience", "0"][..], "--patience"),
+        (&["--patience", "3", "--validation", "0"][..], "--patience"),
+    ] {
+        let (code, _, stderr) = run(extra);
+        assert_eq!(code, 2, "{extra:?}: {stderr}");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+    }
+    // One game: nothing can be held out.
+    let one = write(&dir, "one.txt", &data_text(1, 2));
+    let (code, _, stderr) = chuhan(&[
+        "tune",
+        "texel",
+        "--data",
+        one.to_str().unwrap(),
+        "--patience",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("one.txt") && stderr.contains("--patience"),
+        "{stderr}"
+    );
+}

@@ -35,6 +35,9 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
             args.validation
         );
     }
+    if args.patience.is_some() && args.validation == 0.0 {
+        bail!("--patience stops on the validation loss: give --validation above 0");
+    }
     if !(0.0..=1.0).contains(&args.lambda) {
         bail!("--lambda {} must be between 0 and 1", args.lambda);
     }
@@ -95,6 +98,7 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
         let positions = within_max_eval(args, texel::read_data(&args.data)?)?;
         let split = texel::split(&positions, args.validation, args.seed);
+        check_held_out(args, &split)?;
         let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
         Ok((positions, split, problem))
     })?;
@@ -201,6 +205,7 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
         let positions = within_max_eval(args, texel::read_data_for(&args.data, GameKind::Chess)?)?;
         let split = texel::split(&positions, args.validation, args.seed);
+        check_held_out(args, &split)?;
         let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
         Ok((positions, split, problem))
     })?;
@@ -231,13 +236,29 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// With --patience, refuses a split that holds nothing out (too few games for the fraction).
+fn check_held_out(args: &TexelArgs, split: &texel::Split) -> anyhow::Result<()> {
+    if args.patience.is_some() && split.validation.is_empty() {
+        bail!(
+            "{}: --patience: no game is held out for validation (--validation {} of too few \
+             games); give more games or a larger --validation",
+            args.data.display(),
+            args.validation
+        );
+    }
+    Ok(())
+}
+
 /// summary.txt's line of the optimizer and the target: method, learning rate, epochs, lambda
 /// and `--max-eval`.
 fn optimizer_line(args: &TexelArgs, settings: &TexelSettings, lr: f64) -> String {
     format!(
-        "optimizer: {}, lr {lr}, {} epochs, lambda {}{}",
+        "optimizer: {}, lr {lr}, {} epochs{}, lambda {}{}",
         settings.optimizer,
         settings.epochs,
+        settings
+            .patience
+            .map_or_else(String::new, |p| format!(" at most (patience {p})")),
         settings.lambda,
         args.max_eval
             .map_or_else(String::new, |m| format!(", max-eval {m}"))
@@ -275,6 +296,7 @@ fn tune_problem(
         optimizer: args.optimizer,
         k: args.k,
         lambda: args.lambda,
+        patience: args.patience.map(|p| p as usize),
     };
     let mut reporter = ProgressReporter::new(args.progress.audience());
     let outcome = pool

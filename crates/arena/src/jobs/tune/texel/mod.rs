@@ -355,6 +355,10 @@ pub struct TexelSettings {
     pub k: Option<f64>,
     /// Weight of the game result in the target (1: results only; 0: the recorded scores only).
     pub lambda: f64,
+    /// Early stopping: end the run once this many epochs pass without a new lowest validation
+    /// loss, and keep the weights of the lowest (`None`: run every epoch, keep the last
+    /// weights). Needs held-out positions; without any it is ignored.
+    pub patience: Option<usize>,
 }
 
 /// Losses after an epoch (epoch 0: before tuning).
@@ -486,8 +490,11 @@ pub struct TexelOutcome {
     pub history: Vec<EpochLosses>,
     /// Starting weights of the tuned parameters.
     pub start: Vec<f64>,
-    /// Final weights of the tuned parameters (unrounded).
+    /// Final weights of the tuned parameters (unrounded): with early stopping, those of the
+    /// epoch with the lowest validation loss.
     pub weights: Vec<f64>,
+    /// With early stopping, the epoch whose weights were kept (0: the start).
+    pub kept_epoch: Option<usize>,
 }
 
 /// One tuned parameter's change.
@@ -587,8 +594,9 @@ pub fn tune_with_progress(
 }
 
 /// Runs the tuner: fits (or takes) K, then `settings.epochs` full-batch steps, clamping every
-/// weight to its declared range. `on_event` hears K, then the losses after every epoch. Runs
-/// on the current rayon pool; the result does not depend on its size.
+/// weight to its declared range, or fewer with early stopping (`settings.patience`). `on_event`
+/// hears K, then the losses after every epoch. Runs on the current rayon pool; the result does
+/// not depend on its size.
 pub fn tune(
     problem: &TexelProblem,
     settings: &TexelSettings,
@@ -614,6 +622,9 @@ pub fn tune(
     let mut stepper = Stepper::new(settings.optimizer, settings.learning_rate, weights.len());
     let mut initial = None;
     let mut history = Vec::with_capacity(settings.epochs);
+    // Early stopping: the lowest validation loss so far, its epoch and its weights.
+    let early = settings.patience.filter(|_| problem.validation.is_some());
+    let mut best: Option<(f64, usize, Vec<f64>)> = None;
     for epoch in 0..=settings.epochs {
         // The gradient pass also yields the loss at the current weights: the previous epoch's.
         let (loss, grad) = problem.train.loss_and_gradient(k, &weights);
@@ -624,6 +635,16 @@ pub fn tune(
             on_event(TexelEvent::Epoch(&losses));
             history.push(losses);
         }
+        if let (Some(patience), Some(v)) = (early, losses.validation) {
+            match &best {
+                Some((lowest, _, _)) if v >= *lowest => {}
+                _ => best = Some((v, epoch, weights.clone())),
+            }
+            let since = epoch - best.as_ref().map_or(epoch, |b| b.1);
+            if since >= patience {
+                break;
+            }
+        }
         // A stop request ends the loop early; the caller sees it and writes nothing.
         if epoch == settings.epochs || crate::interrupt::requested() {
             break;
@@ -633,6 +654,10 @@ pub fn tune(
             *w = w.clamp(min, max);
         }
     }
+    let kept_epoch = best.map(|(_, epoch, kept)| {
+        weights = kept;
+        epoch
+    });
     TexelOutcome {
         k,
         k_fitted,
@@ -640,6 +665,7 @@ pub fn tune(
         history,
         start,
         weights,
+        kept_epoch,
     }
 }
 
@@ -853,6 +879,7 @@ mod tests {
             optimizer: Optimizer::Adam,
             k: None,
             lambda: 1.0,
+            patience: None,
         };
         let runs: Vec<TexelOutcome> = [1, 2, 3]
             .iter()
@@ -888,6 +915,7 @@ mod tests {
                 optimizer,
                 k: Some(k_true),
                 lambda: 1.0,
+                patience: None,
             };
             let o = tune(&problem, &settings, |_| {});
             let last = o.history.last().unwrap();
@@ -935,6 +963,7 @@ mod tests {
                 optimizer: Optimizer::Adam,
                 k: Some(1.0),
                 lambda,
+                patience: None,
             };
             tune(&problem, &settings, |_| {})
         };
@@ -982,6 +1011,7 @@ mod tests {
             optimizer: Optimizer::Adam,
             k: None,
             lambda: 1.0,
+            patience: None,
         };
         let o = tune(&problem, &settings, |_| {});
         assert!(o.k_fitted && o.k > 0.1 && o.k < 5.0, "K = {}", o.k);
@@ -993,6 +1023,79 @@ mod tests {
             let d = &params::table()[i];
             assert!(f64::from(d.min) <= w && w <= f64::from(d.max), "{}", d.name);
         }
+    }
+
+    /// Early stopping on noisy labels: the run ends `patience` epochs after the lowest
+    /// validation loss, keeps that epoch's weights, and follows the same path as a run without
+    /// it until then.
+    #[test]
+    fn early_stopping_keeps_the_lowest_validation_loss() {
+        let truth = perturbed_material();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(13);
+        let positions = random_games(400, 60, 8, |f| {
+            f64::from(u8::from(
+                rng.gen::<f64>() < sigmoid(0.8 * evaluation(&truth, f)),
+            ))
+        });
+        let s = split(&positions, 0.2, 2);
+        let problem = TexelProblem::new(&positions, &s, all_linear(), Params::default());
+        let epochs = 400;
+        let patience = 10;
+        let settings = TexelSettings {
+            epochs,
+            learning_rate: 1.0,
+            optimizer: Optimizer::Adam,
+            k: Some(0.8),
+            lambda: 1.0,
+            patience: Some(patience),
+        };
+        let o = tune(&problem, &settings, |_| {});
+        let kept = o.kept_epoch.expect("early stopping keeps an epoch");
+        // The noise is fitted long before 400 epochs: the run stopped early.
+        assert!(o.history.len() < epochs, "ran {} epochs", o.history.len());
+        assert_eq!(
+            o.history.len(),
+            kept + patience,
+            "stopped {patience} after the best"
+        );
+        let lowest = std::iter::once(&o.initial)
+            .chain(&o.history)
+            .min_by(|a, b| a.validation.unwrap().total_cmp(&b.validation.unwrap()))
+            .unwrap();
+        assert_eq!(lowest.epoch, kept);
+        assert!(kept > 0, "tuning first lowers the validation loss");
+        let held_out = problem.validation.as_ref().unwrap();
+        assert_eq!(held_out.loss(0.8, &o.weights), lowest.validation.unwrap());
+        assert!(
+            o.history.last().unwrap().validation.unwrap() > lowest.validation.unwrap(),
+            "the last epochs fit the noise"
+        );
+        // Without early stopping, the same epochs take the same path.
+        let full = tune(
+            &problem,
+            &TexelSettings {
+                epochs: o.history.len(),
+                patience: None,
+                ..settings
+            },
+            |_| {},
+        );
+        assert_eq!(full.history, o.history);
+        assert_eq!(full.kept_epoch, None);
+        assert_ne!(full.weights, o.weights);
+        // Without held-out positions there is nothing to stop on: every epoch runs.
+        let none = TexelProblem::new(
+            &positions,
+            &split(&positions, 0.0, 1),
+            all_linear(),
+            Params::default(),
+        );
+        let short = TexelSettings {
+            epochs: 5,
+            ..settings
+        };
+        let o = tune(&none, &short, |_| {});
+        assert_eq!((o.history.len(), o.kept_epoch), (5, None));
     }
 
     #[test]
@@ -1019,6 +1122,7 @@ mod tests {
             optimizer: Optimizer::Adam,
             k: Some(1.0),
             lambda: 1.0,
+            patience: None,
         };
         let o = tune(&problem, &settings, |_| {});
         let tuned = all_linear();

@@ -177,12 +177,25 @@ pub fn summary_text(
         });
     if let (Some((epoch, v)), Some(final_v)) = (best, last.validation) {
         let _ = writeln!(s, "lowest validation loss: {v:.6} (epoch {epoch})");
-        // Ignore wobbles: warn when it rose by more than 0.1%.
-        if final_v > v * 1.001 {
+        if let Some(kept) = outcome.kept_epoch {
+            if kept == last.epoch {
+                let _ = writeln!(
+                    s,
+                    "early stopping: not triggered; the validation loss still fell at the last \
+                     epoch ({kept}), whose weights are kept: more --epochs may help"
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "early stopping: kept the weights of epoch {kept}, the lowest validation loss"
+                );
+            }
+        } else if final_v > v * 1.001 {
+            // Ignore wobbles: warn when it rose by more than 0.1%.
             let _ = writeln!(
                 s,
                 "warning: the validation loss rose after epoch {epoch}: the tune fits noise; \
-                 use more positions, fewer epochs or fewer parameters"
+                 use more positions, fewer epochs, fewer parameters or --patience"
             );
         }
     }
@@ -377,6 +390,7 @@ mod tests {
             start: vec![440.0, 460.0],
             // Horse back to its default, cannon moved.
             weights: vec![f64::from(horse) + 0.2, 471.6],
+            kept_epoch: None,
         };
         let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
         assert!(text.contains("# a note\nname = \"texel\""), "{text}");
@@ -422,6 +436,7 @@ mod tests {
                 w[5] += 2.0;
                 w
             },
+            kept_epoch: None,
         };
         let chariot_base = Params::default().value("material.chariot").unwrap();
         let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
@@ -456,6 +471,28 @@ mod tests {
         assert!(
             !s.contains("material.soldier"),
             "unchanged ones are not listed: {s}"
+        );
+        // With early stopping the kept epoch is named and the rise is not a warning.
+        let stopped = TexelOutcome {
+            kept_epoch: Some(1),
+            ..outcome
+        };
+        let s = summary_text(&["data: x".into()], &problem, &stopped, 20);
+        assert!(
+            s.contains("early stopping: kept the weights of epoch 1, the lowest validation loss"),
+            "{s}"
+        );
+        assert!(!s.contains("warning"), "{s}");
+        // Still falling at the last epoch: said so.
+        let falling = TexelOutcome {
+            history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.17)],
+            kept_epoch: Some(2),
+            ..stopped
+        };
+        let s = summary_text(&["data: x".into()], &problem, &falling, 20);
+        assert!(
+            s.contains("early stopping: not triggered; the validation loss still fell at the last epoch (2)"),
+            "{s}"
         );
     }
 }
