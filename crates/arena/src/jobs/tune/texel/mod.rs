@@ -495,6 +495,8 @@ pub struct TexelOutcome {
     pub weights: Vec<f64>,
     /// With early stopping, the epoch whose weights were kept (0: the start).
     pub kept_epoch: Option<usize>,
+    /// Whether early stopping ended the run before `--epochs`.
+    pub stopped_early: bool,
 }
 
 /// One tuned parameter's change.
@@ -621,10 +623,12 @@ pub fn tune(
     let mut weights = start.clone();
     let mut stepper = Stepper::new(settings.optimizer, settings.learning_rate, weights.len());
     let mut initial = None;
-    let mut history = Vec::with_capacity(settings.epochs);
+    // `epochs` is only an upper bound with early stopping: no allocation from it alone.
+    let mut history = Vec::with_capacity(settings.epochs.min(4096));
     // Early stopping: the lowest validation loss so far, its epoch and its weights.
     let early = settings.patience.filter(|_| problem.validation.is_some());
     let mut best: Option<(f64, usize, Vec<f64>)> = None;
+    let mut stopped_early = false;
     for epoch in 0..=settings.epochs {
         // The gradient pass also yields the loss at the current weights: the previous epoch's.
         let (loss, grad) = problem.train.loss_and_gradient(k, &weights);
@@ -641,7 +645,8 @@ pub fn tune(
                 _ => best = Some((v, epoch, weights.clone())),
             }
             let since = epoch - best.as_ref().map_or(epoch, |b| b.1);
-            if since >= patience {
+            if since >= patience && epoch < settings.epochs {
+                stopped_early = true;
                 break;
             }
         }
@@ -666,6 +671,7 @@ pub fn tune(
         start,
         weights,
         kept_epoch,
+        stopped_early,
     }
 }
 
@@ -1051,6 +1057,7 @@ mod tests {
         };
         let o = tune(&problem, &settings, |_| {});
         let kept = o.kept_epoch.expect("early stopping keeps an epoch");
+        assert!(o.stopped_early);
         // The noise is fitted long before 400 epochs: the run stopped early.
         assert!(o.history.len() < epochs, "ran {} epochs", o.history.len());
         assert_eq!(
@@ -1081,7 +1088,7 @@ mod tests {
             |_| {},
         );
         assert_eq!(full.history, o.history);
-        assert_eq!(full.kept_epoch, None);
+        assert_eq!((full.kept_epoch, full.stopped_early), (None, false));
         assert_ne!(full.weights, o.weights);
         // Without held-out positions there is nothing to stop on: every epoch runs.
         let none = TexelProblem::new(
@@ -1095,7 +1102,10 @@ mod tests {
             ..settings
         };
         let o = tune(&none, &short, |_| {});
-        assert_eq!((o.history.len(), o.kept_epoch), (5, None));
+        assert_eq!(
+            (o.history.len(), o.kept_epoch, o.stopped_early),
+            (5, None, false)
+        );
     }
 
     #[test]

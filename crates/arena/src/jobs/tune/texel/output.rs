@@ -140,6 +140,25 @@ pub fn write_csv(path: &Path, history: &[EpochLosses]) -> Result<(), TexelOutput
     Ok(())
 }
 
+/// What early stopping did, for summary.txt (`None` without `--patience`).
+fn early_stopping_line(outcome: &TexelOutcome) -> Option<String> {
+    let kept = outcome.kept_epoch?;
+    let last = outcome.history.last().map_or(0, |e| e.epoch);
+    Some(if outcome.stopped_early {
+        format!("early stopping: kept the weights of epoch {kept}, the lowest validation loss")
+    } else if kept == last {
+        format!(
+            "early stopping: not triggered; the validation loss still fell at the last epoch \
+             ({kept}), whose weights are kept: more --epochs may help"
+        )
+    } else {
+        format!(
+            "early stopping: not triggered within --epochs; kept the weights of epoch {kept}, \
+             the lowest validation loss"
+        )
+    })
+}
+
 fn loss_text(l: &EpochLosses) -> String {
     match l.validation {
         Some(v) => format!("train {:.6}  validation {v:.6}", l.train),
@@ -177,19 +196,8 @@ pub fn summary_text(
         });
     if let (Some((epoch, v)), Some(final_v)) = (best, last.validation) {
         let _ = writeln!(s, "lowest validation loss: {v:.6} (epoch {epoch})");
-        if let Some(kept) = outcome.kept_epoch {
-            if kept == last.epoch {
-                let _ = writeln!(
-                    s,
-                    "early stopping: not triggered; the validation loss still fell at the last \
-                     epoch ({kept}), whose weights are kept: more --epochs may help"
-                );
-            } else {
-                let _ = writeln!(
-                    s,
-                    "early stopping: kept the weights of epoch {kept}, the lowest validation loss"
-                );
-            }
+        if let Some(line) = early_stopping_line(outcome) {
+            let _ = writeln!(s, "{line}");
         } else if final_v > v * 1.001 {
             // Ignore wobbles: warn when it rose by more than 0.1%.
             let _ = writeln!(
@@ -333,6 +341,15 @@ pub fn write_chess_outputs(
     if let (Some(a), Some(b)) = (outcome.initial.validation, last.validation) {
         let _ = writeln!(summary, "loss: validation {a:.6} -> {b:.6}");
     }
+    if let Some(line) = early_stopping_line(outcome) {
+        // The weights below are the kept epoch's: say which losses they have.
+        let kept = outcome
+            .history
+            .iter()
+            .find(|e| Some(e.epoch) == outcome.kept_epoch);
+        let losses = kept.map_or_else(String::new, |e| format!(" ({})", loss_text(e)));
+        let _ = writeln!(summary, "{line}{losses}");
+    }
     let _ = writeln!(summary, "changes:");
     for (&i, (&w, &s0)) in problem
         .tuned
@@ -391,6 +408,7 @@ mod tests {
             // Horse back to its default, cannon moved.
             weights: vec![f64::from(horse) + 0.2, 471.6],
             kept_epoch: None,
+            stopped_early: false,
         };
         let text = tuned_config_toml(&base, &problem, &outcome, &["a note".into()]);
         assert!(text.contains("# a note\nname = \"texel\""), "{text}");
@@ -437,6 +455,7 @@ mod tests {
                 w
             },
             kept_epoch: None,
+            stopped_early: false,
         };
         let chariot_base = Params::default().value("material.chariot").unwrap();
         let s = summary_text(&["data: x".into()], &problem, &outcome, 20);
@@ -475,6 +494,7 @@ mod tests {
         // With early stopping the kept epoch is named and the rise is not a warning.
         let stopped = TexelOutcome {
             kept_epoch: Some(1),
+            stopped_early: true,
             ..outcome
         };
         let s = summary_text(&["data: x".into()], &problem, &stopped, 20);
@@ -487,11 +507,25 @@ mod tests {
         let falling = TexelOutcome {
             history: vec![losses(1, 0.15, 0.18), losses(2, 0.1, 0.17)],
             kept_epoch: Some(2),
+            stopped_early: false,
             ..stopped
         };
         let s = summary_text(&["data: x".into()], &problem, &falling, 20);
         assert!(
             s.contains("early stopping: not triggered; the validation loss still fell at the last epoch (2)"),
+            "{s}"
+        );
+        // Every epoch ran and the lowest came before the last: not an early stop either.
+        let ran_out = TexelOutcome {
+            kept_epoch: Some(1),
+            stopped_early: false,
+            ..falling
+        };
+        let s = summary_text(&["data: x".into()], &problem, &ran_out, 20);
+        assert!(
+            s.contains(
+                "early stopping: not triggered within --epochs; kept the weights of epoch 1"
+            ),
             "{s}"
         );
     }
