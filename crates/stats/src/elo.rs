@@ -69,6 +69,36 @@ pub(crate) fn regularise<const K: usize>(counts: &[u64; K]) -> (f64, [f64; K]) {
     (total, p)
 }
 
+/// The spread the interval uses when every result fell in one category, as `(units,
+/// variance)`; `None` otherwise (the observed variance is used).
+///
+/// With one category the observed variance is 0 however many results there are, so one draw
+/// (or one drawn pair) would get an interval of about ±30 Elo from the regularised zero counts
+/// alone: an interval the games cannot support. Then half a result is added at each extreme
+/// (a loss and a win, or a lost and a won pair) and the variance is taken around the observed
+/// score: one draw or one drawn pair gets about ±800 Elo, 10 draws about ±62, 100 draws about
+/// ±7.
+pub(crate) fn spread<const K: usize>(a: &[f64; K], counts: &[u64; K]) -> Option<(f64, f64)> {
+    let mut seen = counts.iter().zip(a).filter(|(&c, _)| c > 0);
+    let (_, &observed) = seen.next()?;
+    if seen.next().is_some() {
+        return None;
+    }
+    let mut padded = [0.0; K];
+    for (p, &c) in padded.iter_mut().zip(counts) {
+        *p = c as f64;
+    }
+    padded[0] += 0.5;
+    padded[K - 1] += 0.5;
+    let units: f64 = padded.iter().sum();
+    let var = padded
+        .iter()
+        .zip(a)
+        .map(|(p, ai)| p / units * (ai - observed).powi(2))
+        .sum();
+    Some((units, var))
+}
+
 /// Mean and variance of the distribution `p` on the scores `a`.
 pub(crate) fn mean_var(a: &[f64], p: &[f64]) -> (f64, f64) {
     let mu: f64 = a.iter().zip(p).map(|(ai, pi)| ai * pi).sum();
@@ -109,6 +139,7 @@ impl Estimate {
             &TRI_SCORES,
             &p,
             n,
+            spread(&TRI_SCORES, &t.counts()),
             1.0,
             t.total(),
             t.draw_ratio(),
@@ -128,6 +159,7 @@ impl Estimate {
             &PENTA_SCORES,
             &p,
             n,
+            spread(&PENTA_SCORES, &pt.counts),
             2.0,
             pt.games(),
             draw_ratio,
@@ -148,12 +180,16 @@ impl Estimate {
         a: &[f64],
         p: &[f64],
         n: f64,
+        spread: Option<(f64, f64)>,
         games_per_unit: f64,
         games: u64,
         draw_ratio: Option<f64>,
     ) -> Self {
         let (mu, var) = mean_var(a, p);
-        let se = (var / n).sqrt();
+        let se = match spread {
+            Some((units, v)) => (v / units).sqrt(),
+            None => (var / n).sqrt(),
+        };
         let elo = elo_unchecked(mu);
         let hi = elo_unchecked(mu + Z95 * se);
         let lo = elo_unchecked(mu - Z95 * se);
@@ -219,6 +255,60 @@ mod tests {
         close(even.elo, 0.0, 1e-12);
         close(even.los, 0.5, 1e-12);
         close(even.draw_ratio.unwrap(), 0.5, 1e-12);
+    }
+
+    /// One category only (all draws, all drawn pairs): the observed variance is 0 whatever the
+    /// count, so the interval comes from half a loss and half a win added: about ±800 Elo after
+    /// one draw or one drawn pair (it used to read about ±30), narrowing with more of them. A
+    /// tally with two categories keeps the observed variance.
+    #[test]
+    fn one_kind_of_result_gets_an_interval_the_games_support() {
+        let one_draw = Estimate::from_trinomial(&Trinomial::new(0, 1, 0)).unwrap();
+        close(one_draw.elo, 0.0, 1e-9);
+        assert!(one_draw.elo_ci95 > 700.0, "{one_draw:?}");
+        let one_pair = Estimate::from_pentanomial(&Pentanomial::from_counts([0, 0, 1, 0, 0]));
+        assert!(one_pair.unwrap().elo_ci95 > 700.0);
+        // Every pair lost-drawn: the spread is taken around the observed score of 1/4.
+        let ld = Estimate::from_pentanomial(&Pentanomial::from_counts([0, 10, 0, 0, 0])).unwrap();
+        let var = (0.5 * 0.25f64.powi(2) + 0.5 * 0.75f64.powi(2)) / 11.0;
+        let se = (var / 11.0).sqrt();
+        close(
+            ld.elo_ci95,
+            (elo_unchecked(ld.score + Z95 * se) - elo_unchecked(ld.score - Z95 * se)) / 2.0,
+            1e-6,
+        );
+        let ten = Estimate::from_trinomial(&Trinomial::new(0, 10, 0)).unwrap();
+        let hundred = Estimate::from_trinomial(&Trinomial::new(0, 100, 0)).unwrap();
+        // Half a loss and half a win in 11 (101) results: variance 2 (0.5 / n) 0.25.
+        let half_width = |n: f64| {
+            let se = (2.0 * 0.5 / n * 0.25 / n).sqrt();
+            (elo_from_score(0.5 + Z95 * se).unwrap() - elo_from_score(0.5 - Z95 * se).unwrap())
+                / 2.0
+        };
+        close(ten.elo_ci95, half_width(11.0), 1e-9);
+        close(hundred.elo_ci95, half_width(101.0), 1e-9);
+        assert!(
+            (55.0..70.0).contains(&ten.elo_ci95) && (5.0..9.0).contains(&hundred.elo_ci95),
+            "{} {}",
+            ten.elo_ci95,
+            hundred.elo_ci95
+        );
+        close(hundred.los, 0.5, 1e-12);
+        let pairs = Estimate::from_pentanomial(&Pentanomial::from_counts([0, 0, 40, 0, 0]));
+        assert!(pairs.unwrap().elo_ci95 > 0.0);
+        // All wins: unbounded too (it was already, from the score's side).
+        let wins = Estimate::from_trinomial(&Trinomial::new(0, 0, 10)).unwrap();
+        assert!(wins.elo_ci95.is_infinite());
+        // Two kinds of result: the observed variance, as before.
+        let mixed = Estimate::from_trinomial(&Trinomial::new(0, 9, 1)).unwrap();
+        let (n, p) = regularise(&[0, 9, 1]);
+        let (mu, var) = mean_var(&TRI_SCORES, &p);
+        let se = (var / n).sqrt();
+        close(
+            mixed.elo_ci95,
+            (elo_unchecked(mu + Z95 * se) - elo_unchecked(mu - Z95 * se)) / 2.0,
+            1e-9,
+        );
     }
 
     #[test]
