@@ -697,6 +697,9 @@ pub struct DatagenArgs {
     /// shards' files together hold the whole run's games. Resume a shard with the same flag.
     #[arg(long)]
     pub shard: Option<String>,
+    /// Which positions are recorded (after the random and skipped plies; never in check).
+    #[arg(long, value_enum, default_value_t = RecordArg::QuietBoard)]
+    pub record: RecordArg,
     /// The game of the self-play (`--engine` then names a chess built-in); resume with the
     /// same flag.
     #[command(flatten)]
@@ -796,6 +799,26 @@ pub struct CalibrateArgs {
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
+}
+
+/// Which positions datagen records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RecordArg {
+    /// No capture on the board (positions a static evaluation judges as they stand; few in
+    /// xiangqi).
+    QuietBoard,
+    /// The move played is not a capture (the filter of NNUE data; several times as many).
+    QuietMove,
+}
+
+impl RecordArg {
+    /// The arena's name for it.
+    pub fn record(self) -> chuhan_arena::jobs::datagen::Record {
+        match self {
+            RecordArg::QuietBoard => chuhan_arena::jobs::datagen::Record::QuietBoard,
+            RecordArg::QuietMove => chuhan_arena::jobs::datagen::Record::QuietMove,
+        }
+    }
 }
 
 /// Which game a command plays.

@@ -43,7 +43,17 @@ fn misbehave_file(dir: &Path, name: &str, flags: &[String]) -> PathBuf {
 }
 
 fn datagen(engine: &str, out: &Path, flag: &str, concurrency: &str) -> (i32, String, String) {
-    chuhan(&[
+    datagen_with(engine, out, flag, concurrency, &[])
+}
+
+fn datagen_with(
+    engine: &str,
+    out: &Path,
+    flag: &str,
+    concurrency: &str,
+    extra: &[&str],
+) -> (i32, String, String) {
+    let mut args = vec![
         "datagen",
         "--engine",
         engine,
@@ -60,18 +70,116 @@ fn datagen(engine: &str, out: &Path, flag: &str, concurrency: &str) -> (i32, Str
         "--quiet",
         flag,
         out.to_str().unwrap(),
-    ])
+    ];
+    args.extend_from_slice(extra);
+    chuhan(&args)
 }
 
-#[test]
-fn chuhan_uci_as_an_external_engine_writes_the_in_process_engines_games() {
-    let dir = scratch("datagen-engines", "uci");
+/// The pieces of a FEN's board (its first field's letters).
+fn pieces(fen: &str) -> usize {
+    fen.split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .count()
+}
+
+fn chuhan_uci_file(dir: &Path) -> PathBuf {
     let file = dir.join("chuhan-uci.toml");
     std::fs::write(
         &file,
         "name = \"chuhan-uci\"\n[uci]\ncommand = \"{chuhan}\"\nargs = [\"uci\"]\ncoordinates = \"a0\"\n",
     )
     .unwrap();
+    file
+}
+
+#[test]
+fn record_quiet_move_keeps_the_quiet_board_positions_and_those_before_a_quiet_move() {
+    let dir = scratch("datagen-engines", "record");
+    let (board, quiet) = (dir.join("board.txt"), dir.join("move.txt"));
+    let (code, _, err) = datagen("default", &board, "--out", "2");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = datagen_with("default", &quiet, "--out", "2", &["--record", "quiet-move"]);
+    assert_eq!(code, 0, "{err}");
+    let lines = |p: &Path| -> Vec<String> { read(p).lines().map(str::to_string).collect() };
+    let (board_lines, quiet_lines) = (lines(&board), lines(&quiet));
+    let data = |l: &[String]| -> Vec<String> {
+        l.iter().filter(|l| !l.starts_with('#')).cloned().collect()
+    };
+    let (board_data, quiet_data) = (data(&board_lines), data(&quiet_lines));
+    // The same games (same seed): their markers agree but for the count of positions.
+    let games = |l: &[String]| -> Vec<String> {
+        l.iter()
+            .filter(|l| l.starts_with("#game"))
+            .map(|l| l.rsplit_once(' ').unwrap().0.to_string())
+            .collect()
+    };
+    assert_eq!(games(&board_lines), games(&quiet_lines));
+    // Every position with no capture on the board comes before a quiet move too; the filter
+    // also keeps positions with a capture on the board, so more of them.
+    for l in &board_data {
+        assert!(quiet_data.contains(l), "{l} missing from quiet-move");
+    }
+    assert!(
+        quiet_data.len() > board_data.len() + 20,
+        "{} against {}",
+        quiet_data.len(),
+        board_data.len()
+    );
+    // Where two recorded positions follow each other in a game, the move between them took
+    // nothing.
+    let mut followed = 0;
+    for w in quiet_lines.windows(2) {
+        if w[0].starts_with('#') || w[1].starts_with('#') {
+            continue;
+        }
+        let field = |l: &str, i: usize| l.split(';').nth(i).unwrap().trim().to_string();
+        let (p0, p1): (u32, u32) = (
+            field(&w[0], 2).parse().unwrap(),
+            field(&w[1], 2).parse().unwrap(),
+        );
+        if p1 == p0 + 1 {
+            followed += 1;
+            assert_eq!(pieces(&field(&w[0], 0)), pieces(&field(&w[1], 0)), "{w:?}");
+        }
+    }
+    assert!(followed > 20, "{followed}");
+    // The external engine's path keeps the same positions.
+    let external = dir.join("external.txt");
+    let uci = chuhan_uci_file(&dir);
+    let (code, _, err) = datagen_with(
+        uci.to_str().unwrap(),
+        &external,
+        "--out",
+        "2",
+        &["--record", "quiet-move"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(positions(&external), positions(&quiet));
+    // The manifest records the filter, and a resume with the other one is refused by name.
+    let manifest = read(&dir.join("move.txt.manifest.toml"));
+    assert!(manifest.contains("record = \"quiet-move\""), "{manifest}");
+    assert!(!read(&dir.join("board.txt.manifest.toml")).contains("record"));
+    let (code, _, err) = datagen("default", &quiet, "--resume", "2");
+    assert_ne!(code, 0);
+    assert!(err.contains("--record"), "{err}");
+    let (code, _, err) = datagen_with(
+        "default",
+        &quiet,
+        "--resume",
+        "2",
+        &["--record", "quiet-move"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(lines(&quiet), quiet_lines);
+}
+
+#[test]
+fn chuhan_uci_as_an_external_engine_writes_the_in_process_engines_games() {
+    let dir = scratch("datagen-engines", "uci");
+    let file = chuhan_uci_file(&dir);
     let (external, builtin) = (dir.join("external.txt"), dir.join("builtin.txt"));
     let (code, _, err) = datagen(file.to_str().unwrap(), &external, "--out", "2");
     assert_eq!(code, 0, "{err}");

@@ -19,8 +19,13 @@
 //! refuses a file without one (not written by datagen) and other settings or an edited engine
 //! file, so one file never mixes two data sets. `--games` may grow on resume: game `i` is the
 //! same game whatever the total.
+//!
+//! `--record` chooses the positions: `quiet-board` (the default) keeps those with no capture on
+//! the board, `quiet-move` those where the move played is not a capture (several times as
+//! many in xiangqi, where some capture is on the board in most positions). Neither keeps a
+//! position in check.
 
-use crate::play::any::{AnyGame, GameKind};
+use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::MoveLimits;
 use crate::play::player::uci::{ExternalEngine, ExternalPlayer};
 use crate::play::player::{playable_moves, Player as _, PlayerFailure};
@@ -61,6 +66,38 @@ pub struct DatagenConfig {
     /// Play only the games whose index is `i` modulo `n` (same seeds as the whole run); the
     /// shards' files together hold the whole run's games.
     pub shard: Option<Shard>,
+    /// Which positions are recorded.
+    pub record: Record,
+}
+
+/// Which positions of a game datagen records (after the random and skipped plies).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Record {
+    /// Not in check and no capture on the board: positions a static evaluation can judge
+    /// as they stand. In xiangqi a capture is on the board in most positions, so a game gives
+    /// few of them (about a quarter of its plies).
+    #[default]
+    QuietBoard,
+    /// Not in check and the move the engine plays is not a capture (the filter of NNUE data
+    /// sets): the engine found nothing to win by taking, so the position's score is its
+    /// static worth. Captures on the board are allowed; a game gives several times as many
+    /// positions.
+    QuietMove,
+}
+
+impl Record {
+    /// The flag's spelling (`quiet-board`, `quiet-move`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Record::QuietBoard => "quiet-board",
+            Record::QuietMove => "quiet-move",
+        }
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Record::QuietBoard
+    }
 }
 
 /// The engine of a datagen run; its game is the run's.
@@ -111,6 +148,10 @@ pub struct DatagenSettings {
     /// unchanged).
     #[serde(default, skip_serializing_if = "GameKind::is_xiangqi")]
     pub game: GameKind,
+    /// Which positions are recorded (not written for `quiet-board`, so earlier manifests read
+    /// back unchanged).
+    #[serde(default, skip_serializing_if = "Record::is_default")]
+    pub record: Record,
 }
 
 impl DatagenConfig {
@@ -126,6 +167,7 @@ impl DatagenConfig {
             engine: self.spec.clone(),
             shard: self.shard.map(|s| s.to_string()),
             game: self.engine.game(),
+            record: self.record,
         }
     }
 
@@ -160,6 +202,7 @@ fn differences(a: &DatagenSettings, b: &DatagenSettings) -> Vec<&'static str> {
     check("--shard", a.shard != b.shard);
     check("command", a.command != b.command);
     check("--game", a.game != b.game);
+    check("--record", a.record != b.record);
     out
 }
 
@@ -221,25 +264,26 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
             allowed[rng.gen_range(0..allowed.len())]
         } else {
             let pos = game.position().clone();
-            if ply >= config.random_plies + config.skip_plies && !pos.in_check() {
-                let mut p = pos.clone();
-                if !has_capture(&mut p) {
-                    let stm = engine.searcher_mut().evaluate(&pos);
-                    let red = if pos.side_to_move() == Color::Red {
-                        stm
-                    } else {
-                        -stm
-                    };
-                    samples.push(Sample {
-                        fen: pos.to_fen(),
-                        ply,
-                        eval: red,
-                    });
-                }
-            }
-            engine
+            let candidate = ply >= config.random_plies + config.skip_plies
+                && !pos.in_check()
+                && (config.record == Record::QuietMove || !has_capture(&mut pos.clone()));
+            let mv = engine
                 .choose_move(&pos, &allowed, &limits, ply as usize, &mut |_| {})
-                .best_move
+                .best_move;
+            if candidate && !(config.record == Record::QuietMove && pos.is_capture(mv)) {
+                let stm = engine.searcher_mut().evaluate(&pos);
+                let red = if pos.side_to_move() == Color::Red {
+                    stm
+                } else {
+                    -stm
+                };
+                samples.push(Sample {
+                    fen: pos.to_fen(),
+                    ply,
+                    eval: red,
+                });
+            }
+            mv
         };
         ply += 1;
         match game.play(mv) {
@@ -288,10 +332,14 @@ pub fn play_chess_selfplay_game(
             legal.as_slice()[rng.gen_range(0..legal.len())]
         } else {
             let pos = game.position().clone();
-            if ply >= config.random_plies + config.skip_plies
+            let candidate = ply >= config.random_plies + config.skip_plies
                 && !pos.in_check()
-                && !legal.iter().any(|&m| pos.is_capture(m))
-            {
+                && (config.record == Record::QuietMove
+                    || !legal.iter().any(|&m| pos.is_capture(m)));
+            let mv = engine
+                .choose_move(&pos, &limits, ply as usize, &mut |_| {})
+                .best_move;
+            if candidate && !(config.record == Record::QuietMove && pos.is_capture(mv)) {
                 let stm = chess::eval::evaluate(&pos, &engine.config().params);
                 let white = if pos.side_to_move() == chess::Color::White {
                     stm
@@ -304,9 +352,7 @@ pub fn play_chess_selfplay_game(
                     eval: white,
                 });
             }
-            engine
-                .choose_move(&pos, &limits, ply as usize, &mut |_| {})
-                .best_move
+            mv
         };
         ply += 1;
         match game.play(mv) {
@@ -330,18 +376,31 @@ pub fn play_chess_selfplay_game(
     }
 }
 
-/// Whether a position is recorded: not in check and no capture on the board.
-fn is_quiet(game: &mut AnyGame) -> bool {
+/// Whether a position may be recorded before its move is known: not in check, and with
+/// `quiet-board` no capture on the board.
+fn is_quiet(game: &mut AnyGame, record: Record) -> bool {
     if let Some(g) = game.as_xiangqi() {
         let mut p = g.position().clone();
-        return !p.in_check() && !has_capture(&mut p);
+        return !p.in_check() && (record == Record::QuietMove || !has_capture(&mut p));
     }
     if let Some(g) = game.as_chess() {
         let pos = g.position().clone();
         let legal = g.legal_moves();
-        return !pos.in_check() && !legal.iter().any(|&m| pos.is_capture(m));
+        return !pos.in_check()
+            && (record == Record::QuietMove || !legal.iter().any(|&m| pos.is_capture(m)));
     }
     false
+}
+
+/// Whether `mv`, about to be played in `game`, is a capture.
+fn captures(game: &mut AnyGame, mv: AnyMove) -> bool {
+    match (game.as_xiangqi(), mv) {
+        (Some(g), AnyMove::Xiangqi(m)) => g.position().is_capture(m),
+        _ => match (game.as_chess(), mv) {
+            (Some(g), AnyMove::Chess(m)) => g.position().is_capture(m),
+            _ => false,
+        },
+    }
 }
 
 /// Plays one game between two sides of an external engine (one process, as in self-play:
@@ -375,11 +434,12 @@ pub fn play_external_game(
         let mv = if ply < config.random_plies {
             allowed[rng.gen_range(0..allowed.len())]
         } else {
-            let record = ply >= config.random_plies + config.skip_plies && is_quiet(&mut game);
+            let record = ply >= config.random_plies + config.skip_plies
+                && is_quiet(&mut game, config.record);
             let fen = game.fen();
             let first_moves = game.first_to_move();
             let choice = player.choose_move(&mut game, &limits)?;
-            if record {
+            if record && !(config.record == Record::QuietMove && captures(&mut game, choice.mv)) {
                 let score = choice.score.unwrap_or(0);
                 samples.push(Sample {
                     fen,

@@ -68,6 +68,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
             .transpose()
             .map_err(anyhow::Error::msg)?,
         spec: args.engine.clone(),
+        record: args.record.record(),
     };
     // Like every command, `--resume` names what it continues (here the output file).
     let (out, resume) = match (&args.resume, &args.out) {
