@@ -6,7 +6,7 @@
 //! remaining pairs are generated with the engine's evaluation, so `*.expected.csv` is the
 //! current engine's continuation: regenerate it (resume a copy of the fixture and copy its
 //! games.csv / spsa.csv) when a functional engine change updates the bench signature, and say
-//! so in that commit. It was last made with bench signature 223846 and still holds at 203004.
+//! so in that commit. It was last made with bench signature 185781.
 
 mod common;
 
