@@ -209,9 +209,9 @@ const SCALARS: &[(&str, i32, i32, i32, i32, &str, bool)] = &[
 
 /// Defaults measured by Texel tuning with `--lambda 0`: material, piece-square values and their
 /// endgame offsets fitted to the scores Fairy-Stockfish 11.1 reported for 200,367 positions of
-/// 2,058 of its own games at 8,000 nodes a move (`chuhan datagen --engine
+/// its own games at 8,000 nodes a move (`chuhan datagen --engine
 /// configs/engines/fairy-stockfish.toml --nodes 8000`: seed 42 with `--record quiet-move`,
-/// 1,704 games, and seed 41 with the default `quiet-board`, 368 games; positions scored beyond
+/// 1,706 games, and seed 41 with the default `quiet-board`, 368 games; positions scored beyond
 /// ±2500 left out; `chuhan tune texel --lambda 0 --max-eval 2500 --params
 /// material,pst,eg,eval.tempo --lr 2 --patience 40`, which kept epoch 110, the lowest
 /// validation loss), from the session-8 values (1,603 games, seed 21). SPRT at 2 s + 0.02 s

