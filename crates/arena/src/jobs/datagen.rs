@@ -98,6 +98,18 @@ impl Record {
     fn is_default(&self) -> bool {
         *self == Record::QuietBoard
     }
+
+    /// Whether a position may be recorded before its move is known: not in check, and with
+    /// `quiet-board` no capture on the board (asked only then: it generates moves).
+    fn admits(self, in_check: bool, capture_on_board: impl FnOnce() -> bool) -> bool {
+        !in_check && (self == Record::QuietMove || !capture_on_board())
+    }
+
+    /// Whether an admitted position is kept once its move is known: with `quiet-move`, only
+    /// when that move is not a capture.
+    fn keeps(self, move_captures: bool) -> bool {
+        !(self == Record::QuietMove && move_captures)
+    }
 }
 
 /// The engine of a datagen run; its game is the run's.
@@ -217,6 +229,28 @@ pub struct Sample {
     pub eval: i32,
 }
 
+impl Sample {
+    /// A sample whose `score` is from the side to move's view, stored from the first side's
+    /// view (Red, White): negated when the second side is to move.
+    fn new(fen: String, ply: u32, score: i32, first_to_move: bool) -> Sample {
+        Sample {
+            fen,
+            ply,
+            eval: if first_to_move { score } else { -score },
+        }
+    }
+}
+
+/// A game's result from the first side's view (Red; White in chess, whose results the
+/// arena's games report in the same terms): 1, 0 or 0.5 (a draw or no verdict).
+fn red_score(result: Option<GameResult>) -> f64 {
+    match result {
+        Some(GameResult::RedWins) => 1.0,
+        Some(GameResult::BlackWins) => 0.0,
+        _ => 0.5,
+    }
+}
+
 /// One finished game's data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameData {
@@ -265,23 +299,16 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
         } else {
             let pos = game.position().clone();
             let candidate = ply >= config.random_plies + config.skip_plies
-                && !pos.in_check()
-                && (config.record == Record::QuietMove || !has_capture(&mut pos.clone()));
+                && config
+                    .record
+                    .admits(pos.in_check(), || has_capture(&mut pos.clone()));
             let mv = engine
                 .choose_move(&pos, &allowed, &limits, ply as usize, &mut |_| {})
                 .best_move;
-            if candidate && !(config.record == Record::QuietMove && pos.is_capture(mv)) {
+            if candidate && config.record.keeps(pos.is_capture(mv)) {
                 let stm = engine.searcher_mut().evaluate(&pos);
-                let red = if pos.side_to_move() == Color::Red {
-                    stm
-                } else {
-                    -stm
-                };
-                samples.push(Sample {
-                    fen: pos.to_fen(),
-                    ply,
-                    eval: red,
-                });
+                let red_moves = pos.side_to_move() == Color::Red;
+                samples.push(Sample::new(pos.to_fen(), ply, stm, red_moves));
             }
             mv
         };
@@ -295,14 +322,9 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
             Err(e) => panic!("engine chose an illegal move: {e}"),
         }
     }
-    let result = match verdict.map(|v| v.result) {
-        Some(GameResult::RedWins) => 1.0,
-        Some(GameResult::BlackWins) => 0.0,
-        _ => 0.5,
-    };
     GameData {
         index,
-        result,
+        result: red_score(verdict.map(|v| v.result)),
         samples,
     }
 }
@@ -333,24 +355,16 @@ pub fn play_chess_selfplay_game(
         } else {
             let pos = game.position().clone();
             let candidate = ply >= config.random_plies + config.skip_plies
-                && !pos.in_check()
-                && (config.record == Record::QuietMove
-                    || !legal.iter().any(|&m| pos.is_capture(m)));
+                && config
+                    .record
+                    .admits(pos.in_check(), || legal.iter().any(|&m| pos.is_capture(m)));
             let mv = engine
                 .choose_move(&pos, &limits, ply as usize, &mut |_| {})
                 .best_move;
-            if candidate && !(config.record == Record::QuietMove && pos.is_capture(mv)) {
+            if candidate && config.record.keeps(pos.is_capture(mv)) {
                 let stm = chess::eval::evaluate(&pos, &engine.config().params);
-                let white = if pos.side_to_move() == chess::Color::White {
-                    stm
-                } else {
-                    -stm
-                };
-                samples.push(Sample {
-                    fen: pos.to_fen(),
-                    ply,
-                    eval: white,
-                });
+                let white_moves = pos.side_to_move() == chess::Color::White;
+                samples.push(Sample::new(pos.to_fen(), ply, stm, white_moves));
             }
             mv
         };
@@ -381,13 +395,13 @@ pub fn play_chess_selfplay_game(
 fn is_quiet(game: &mut AnyGame, record: Record) -> bool {
     if let Some(g) = game.as_xiangqi() {
         let mut p = g.position().clone();
-        return !p.in_check() && (record == Record::QuietMove || !has_capture(&mut p));
+        return record.admits(p.in_check(), || has_capture(&mut p));
     }
     if let Some(g) = game.as_chess() {
         let pos = g.position().clone();
-        let legal = g.legal_moves();
-        return !pos.in_check()
-            && (record == Record::QuietMove || !legal.iter().any(|&m| pos.is_capture(m)));
+        return record.admits(pos.in_check(), || {
+            g.legal_moves().iter().any(|&m| pos.is_capture(m))
+        });
     }
     false
 }
@@ -439,13 +453,9 @@ pub fn play_external_game(
             let fen = game.fen();
             let first_moves = game.first_to_move();
             let choice = player.choose_move(&mut game, &limits)?;
-            if record && !(config.record == Record::QuietMove && captures(&mut game, choice.mv)) {
+            if record && config.record.keeps(captures(&mut game, choice.mv)) {
                 let score = choice.score.unwrap_or(0);
-                samples.push(Sample {
-                    fen,
-                    ply,
-                    eval: if first_moves { score } else { -score },
-                });
+                samples.push(Sample::new(fen, ply, score, first_moves));
             }
             choice.mv
         };
@@ -459,14 +469,9 @@ pub fn play_external_game(
             Err(e) => return Err(PlayerFailure::IllegalMove(e)),
         }
     }
-    let result = match ruling.map(|r| r.result) {
-        Some(GameResult::RedWins) => 1.0,
-        Some(GameResult::BlackWins) => 0.0,
-        _ => 0.5,
-    };
     Ok(GameData {
         index,
-        result,
+        result: red_score(ruling.map(|r| r.result)),
         samples,
     })
 }
@@ -851,4 +856,34 @@ pub fn run(
     }
     on_progress(&Progress::Finished);
     Ok((next - start, positions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filters_admit_and_keep_what_their_names_say() {
+        for record in [Record::QuietBoard, Record::QuietMove] {
+            // In check: never, and the board is not even looked at.
+            assert!(!record.admits(true, || panic!("asked about captures in check")));
+        }
+        // quiet-board looks at the board; quiet-move does not, and judges the move instead.
+        assert!(Record::QuietBoard.admits(false, || false));
+        assert!(!Record::QuietBoard.admits(false, || true));
+        assert!(Record::QuietMove.admits(false, || panic!("quiet-move asked the board")));
+        assert!(Record::QuietBoard.keeps(true) && Record::QuietBoard.keeps(false));
+        assert!(Record::QuietMove.keeps(false) && !Record::QuietMove.keeps(true));
+    }
+
+    #[test]
+    fn samples_and_results_are_stored_from_the_first_sides_view() {
+        let s = Sample::new("f".into(), 7, 35, true);
+        assert_eq!((s.fen.as_str(), s.ply, s.eval), ("f", 7, 35));
+        assert_eq!(Sample::new("f".into(), 8, 35, false).eval, -35);
+        assert_eq!(red_score(Some(GameResult::RedWins)), 1.0);
+        assert_eq!(red_score(Some(GameResult::BlackWins)), 0.0);
+        assert_eq!(red_score(Some(GameResult::Draw)), 0.5);
+        assert_eq!(red_score(None), 0.5);
+    }
 }
