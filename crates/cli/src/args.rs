@@ -712,9 +712,10 @@ pub struct DatagenArgs {
 /// `chuhan calibrate`.
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
-    /// The knob that moves: nodes, depth, margin or random_rate (the built-in engine); go-nodes,
-    /// go-depth, movetime (ms) or option:<UCI option>, e.g. "option:Skill Level" (an external
-    /// engine file as --base: the levels are written as engine files).
+    /// The knob that moves: nodes, depth, margin, random_rate or skill (the built-in engine;
+    /// skill, 0 to 20, sets the node budget, straying margin and random-move rate at once);
+    /// go-nodes, go-depth, movetime (ms) or option:<UCI option>, e.g. "option:Skill Level" (an
+    /// external engine file as --base: the levels are written as engine files).
     #[arg(long)]
     pub knob: Option<String>,
     /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides;

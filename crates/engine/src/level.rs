@@ -7,6 +7,9 @@ use crate::xiangqi::types::Move;
 use rand::Rng;
 use std::time::Duration;
 
+/// The top of the skill dial ([`Level::set_skill`]).
+pub const SKILL_MAX: f64 = 20.0;
+
 /// A difficulty level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
@@ -93,6 +96,31 @@ impl Level {
             opening_depth: None,
             opening_margin: 14,
         }
+    }
+
+    /// Sets the level's strength from one number, `skill` in `0.0..=SKILL_MAX` (clamped): a
+    /// dial from a blundering beginner to the full search within a node budget, along which
+    /// `chuhan calibrate --knob skill` places levels at target Elo gaps. With `f = skill / 20`:
+    ///
+    /// - node budget `200 * 2^(skill / 2)`: 200 nodes at 0, 3,200 at 8, 204,800 at 20;
+    /// - straying margin `100 * (1 - f)` centipawns: 100 at 0 (Easy's old margin), 0 at 20;
+    /// - random-move rate `0.12 * (1 - f)^2`: 12% at 0 (Easy's old rate), 3% at 10, 0 at 20;
+    /// - no depth cap (the node budget decides).
+    ///
+    /// Every part grows stronger with `skill`, and the weakest levels keep the straying and the
+    /// random moves that make them beatable (never past a forced win: see [`Level::choose`]).
+    /// The time budget and the opening settings are left as they are.
+    pub fn set_skill(&mut self, skill: f64) {
+        let s = if skill.is_nan() {
+            0.0
+        } else {
+            skill.clamp(0.0, SKILL_MAX)
+        };
+        let weak = 1.0 - s / SKILL_MAX;
+        self.nodes = Some((200.0 * (s / 2.0).exp2()).round() as u64);
+        self.margin = (100.0 * weak).round() as i32;
+        self.random_rate = ((0.12 * weak * weak) * 10_000.0).round() / 10_000.0;
+        self.depth = None;
     }
 
     /// Whether this level is in its opening phase at `game_ply` (0 = first move of the game).

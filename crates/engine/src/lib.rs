@@ -30,7 +30,7 @@ pub mod text;
 pub mod xiangqi;
 
 pub use engine::{Engine, EngineConfig};
-pub use level::Level;
+pub use level::{Level, SKILL_MAX};
 pub use params::{ParamDef, ParamError, Params};
 pub use perft::{divide, parse_suite, perft, SuiteEntry, SuiteError};
 pub use search::{Limits, SearchInfo, SearchOptions, SearchResult, Searcher};

@@ -382,9 +382,13 @@ fn easy_strays_within_its_margin() {
         level: Some(easy.clone()),
         ..EngineConfig::default()
     });
+    // Past the opening plies, where Easy's own margin applies.
+    let ply = easy.opening_plies as usize + 2;
+    assert_eq!(easy.margin_at(ply), easy.margin);
+    assert!(easy.margin >= 50, "Easy strays by {} cp", easy.margin);
     for seed in 0..40 {
         e.new_game(seed);
-        let r = e.choose_move(&pos, &[], &Limits::default(), 0, &mut |_| {});
+        let r = e.choose_move(&pos, &[], &Limits::default(), ply, &mut |_| {});
         let best = r.root_scores.iter().map(|s| s.1).max().unwrap();
         assert!(
             best - r.score <= easy.margin,
@@ -395,7 +399,8 @@ fn easy_strays_within_its_margin() {
     }
     assert!(
         seen.len() > 1,
-        "a margin of 100 must allow more than one move from the start"
+        "a margin of {} must allow more than one move from the start",
+        easy.margin
     );
 }
 
@@ -553,4 +558,40 @@ fn a_straying_search_scores_the_moves_within_its_margin_for_less_than_exact_scor
         within_nodes * 2 < exact_nodes,
         "within the margin: {within_nodes} nodes, every move exact: {exact_nodes}"
     );
+}
+
+#[test]
+fn the_skill_dial_strengthens_every_part_and_keeps_the_rest() {
+    let mut prev = Level::hard();
+    prev.set_skill(0.0);
+    assert_eq!(prev.nodes, Some(200));
+    assert_eq!(prev.margin, 100);
+    assert_eq!(prev.random_rate, 0.12);
+    assert_eq!(prev.depth, None);
+    for step in 1..=40 {
+        let skill = step as f64 * 0.5;
+        let mut level = Level::easy();
+        level.set_skill(skill);
+        assert!(level.nodes > prev.nodes, "nodes at skill {skill}");
+        assert!(level.margin <= prev.margin, "margin at skill {skill}");
+        assert!(
+            level.random_rate <= prev.random_rate,
+            "random rate at skill {skill}"
+        );
+        // The dial sets strength only: the depth cap goes, time and opening settings stay.
+        assert_eq!(level.depth, None);
+        assert_eq!(level.time, Level::easy().time);
+        assert_eq!(level.opening_plies, Level::easy().opening_plies);
+        prev = level;
+    }
+    assert_eq!(prev.nodes, Some(204_800));
+    assert_eq!((prev.margin, prev.random_rate), (0, 0.0));
+    // Out-of-range settings are clamped to the dial.
+    let mut over = Level::hard();
+    over.set_skill(25.0);
+    assert_eq!(over.nodes, Some(204_800));
+    let mut under = Level::hard();
+    under.set_skill(-3.0);
+    assert_eq!(under.nodes, Some(200));
+    assert_eq!(under.opening_margin, Level::hard().opening_margin);
 }

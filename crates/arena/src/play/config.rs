@@ -405,9 +405,11 @@ pub fn load_engine_config(path: &Path, levels: &[Level]) -> Result<EngineConfig,
 /// Resolves a player spec to an engine configuration: `default` (full strength), a level name
 /// (`easy`, `medium`, `hard`, or one from `levels`), or a path to an engine TOML file, each
 /// optionally followed by `:key=value,...` overrides. Keys are level keys (`depth`, `nodes`,
-/// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`; on an
-/// engine without a level they create one), `tt_mb`, or parameter names (`material.horse=440`).
-/// Example: `hard:nodes=300000`, `easy:margin=60,random_rate=0.06`.
+/// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`, and
+/// `skill` (0 to 20, which sets nodes, margin and random_rate at once and lifts the depth cap:
+/// [`Level::set_skill`]); on an engine without a level they create one), `tt_mb`, or parameter
+/// names (`material.horse=440`). Overrides apply in order, so a key after `skill` adjusts it.
+/// Example: `hard:nodes=300000`, `easy:margin=60,random_rate=0.06`, `hard:skill=7.5`.
 pub fn resolve_engine(spec: &str, levels: &[Level]) -> Result<EngineConfig, ConfigError> {
     let Some((base, mods)) = spec.split_once(':') else {
         return resolve_base_engine(spec, levels);
@@ -446,6 +448,7 @@ pub fn apply_overrides(
             "opening_plies",
             "opening_depth",
             "opening_margin",
+            "skill",
         ];
         if level_keys.contains(&key) {
             let level = config
@@ -467,6 +470,13 @@ pub fn apply_overrides(
                 }
                 "opening_plies" => level.opening_plies = non_negative(int()?)? as u32,
                 "opening_depth" => level.opening_depth = Some(positive(int()?)? as u32),
+                "skill" => {
+                    let skill: f64 = value.parse().map_err(|_| bad())?;
+                    if !(0.0..=chuhan_engine::SKILL_MAX).contains(&skill) {
+                        return Err(bad());
+                    }
+                    level.set_skill(skill);
+                }
                 _ => level.opening_margin = non_negative(int()?)? as i32,
             }
         } else if key == "tt_mb" {
@@ -630,6 +640,41 @@ mod tests {
         assert_eq!(c.level.as_ref().unwrap().margin, 40);
         assert_eq!(c.params.value("material.horse"), Ok(440));
         assert_eq!(c.name, "default:depth=3,margin=40,material.horse=440");
+    }
+
+    #[test]
+    fn the_skill_override_sets_the_dial_and_later_keys_adjust_it() {
+        let levels = builtin_levels();
+        let l = resolve_engine("hard:skill=8", &levels)
+            .unwrap()
+            .level
+            .unwrap();
+        let mut expected = Level::hard();
+        expected.set_skill(8.0);
+        assert_eq!(
+            l,
+            Level {
+                name: l.name.clone(),
+                ..expected
+            }
+        );
+        assert_eq!((l.nodes, l.margin, l.depth), (Some(3200), 60, None));
+        // Hard's own time budget and opening variety stay.
+        assert_eq!(l.opening_margin, Level::hard().opening_margin);
+        let l = resolve_engine("easy:skill=8,margin=0", &levels)
+            .unwrap()
+            .level
+            .unwrap();
+        assert_eq!((l.nodes, l.margin), (Some(3200), 0));
+        for bad in [
+            "hard:skill=21",
+            "hard:skill=-1",
+            "hard:skill=x",
+            "hard:skill=NaN",
+        ] {
+            let e = resolve_engine(bad, &levels).unwrap_err().to_string();
+            assert!(e.contains("skill"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub enum Knob {
     Margin,
     /// Random-move rate (weaker with more).
     RandomRate,
+    /// The skill dial, 0 to 20 (stronger with more): node budget, straying margin and
+    /// random-move rate at once (`chuhan_engine::Level::set_skill`).
+    Skill,
     /// A knob of an external engine: `go-nodes` (log2 scale), `go-depth`, `movetime`
     /// (milliseconds, log2 scale) or `option:<name>` (a numeric UCI option, stronger with
     /// larger values, e.g. `option:Skill Level`, `option:UCI_Elo`).
@@ -49,11 +52,12 @@ impl FromStr for Knob {
             "depth" => Ok(Knob::Depth),
             "margin" => Ok(Knob::Margin),
             "random_rate" | "random-rate" => Ok(Knob::RandomRate),
+            "skill" => Ok(Knob::Skill),
             other => ExternalKnob::parse(other)
                 .map(Knob::External)
                 .ok_or_else(|| {
                     format!(
-                    "unknown knob '{other}' (expected nodes, depth, margin or random_rate; for an \
+                    "unknown knob '{other}' (expected nodes, depth, margin, random_rate or skill; for an \
                      external engine go-nodes, go-depth, movetime or option:<UCI option>)"
                 )
                 }),
@@ -88,6 +92,7 @@ impl Knob {
             Knob::Depth => "depth".into(),
             Knob::Margin => "margin".into(),
             Knob::RandomRate => "random_rate".into(),
+            Knob::Skill => "skill".into(),
             Knob::External(k) => k.key(),
         }
     }
@@ -104,6 +109,7 @@ impl Knob {
             | Knob::External(ExternalKnob::GoNodes)
             | Knob::External(ExternalKnob::Movetime) => v.log2(),
             Knob::Depth
+            | Knob::Skill
             | Knob::External(ExternalKnob::GoDepth)
             | Knob::External(ExternalKnob::UciOption(_)) => v,
             Knob::Margin | Knob::RandomRate => -v,
@@ -117,6 +123,7 @@ impl Knob {
             | Knob::External(ExternalKnob::GoNodes)
             | Knob::External(ExternalKnob::Movetime) => x.exp2(),
             Knob::Depth
+            | Knob::Skill
             | Knob::External(ExternalKnob::GoDepth)
             | Knob::External(ExternalKnob::UciOption(_)) => x,
             Knob::Margin | Knob::RandomRate => -x,
@@ -127,6 +134,7 @@ impl Knob {
     pub fn format(&self, v: f64) -> String {
         match self {
             Knob::RandomRate => format!("{:.3}", v.clamp(0.0, 1.0)),
+            Knob::Skill => format!("{:.2}", v.clamp(0.0, chuhan_engine::SKILL_MAX)),
             Knob::Margin => format!("{}", v.round().max(0.0)),
             Knob::External(ExternalKnob::UciOption(_)) => format!("{}", v.round()),
             _ => format!("{}", v.round().max(1.0)),
@@ -146,6 +154,7 @@ impl Knob {
             Knob::External(ExternalKnob::Movetime) => vec![10.0, 20.0, 50.0, 100.0, 200.0, 500.0],
             Knob::Margin => vec![400.0, 200.0, 100.0, 50.0, 20.0, 0.0],
             Knob::RandomRate => vec![0.5, 0.3, 0.2, 0.1, 0.05, 0.0],
+            Knob::Skill => vec![0.0, 3.0, 6.0, 9.0, 12.0, 15.0],
             Knob::External(ExternalKnob::UciOption(_)) => Vec::new(),
         }
     }
@@ -170,6 +179,7 @@ impl Knob {
                 | Knob::External(ExternalKnob::Movetime) => v >= 1.0 && v.fract() == 0.0,
                 Knob::Margin => v >= 0.0 && v.fract() == 0.0,
                 Knob::RandomRate => (0.0..=1.0).contains(&v),
+                Knob::Skill => (0.0..=chuhan_engine::SKILL_MAX).contains(&v),
                 Knob::External(ExternalKnob::UciOption(_)) => v.is_finite() && v.fract() == 0.0,
             };
             if !ok {
@@ -444,6 +454,15 @@ mod tests {
         let e = "speed".parse::<Knob>().unwrap_err();
         assert!(e.contains("go-nodes") && e.contains("option:"), "{e}");
         assert_eq!(Knob::RandomRate.format(0.12345), "0.123");
+        // The built-in skill dial: stronger with more, on a linear scale, 0 to 20.
+        assert_eq!("skill".parse::<Knob>(), Ok(Knob::Skill));
+        assert_eq!(Knob::Skill.key(), "skill");
+        assert_eq!(Knob::Skill.format(7.456), "7.46");
+        assert_eq!(Knob::Skill.to_scale(7.5), 7.5);
+        Knob::Skill.check_grid(&Knob::Skill.default_grid()).unwrap();
+        assert!(Knob::Skill.check_grid(&[0.0, 10.0, 25.0]).is_err());
+        assert!(Knob::Skill.check_grid(&[9.0, 6.0, 3.0]).is_err());
+        assert!(!Knob::Skill.is_external());
     }
 }
 
