@@ -16,6 +16,9 @@ fn full_conversation() {
     assert!(intro
         .iter()
         .any(|l| l.starts_with("option name Level type combo")));
+    assert!(intro
+        .iter()
+        .any(|l| l == "option name Skill Level type spin default 20 min 0 max 20"));
     let horse = chuhan_engine::Params::default()
         .value("material.horse")
         .unwrap();

@@ -104,3 +104,21 @@ fn the_level_option_changes_the_search() {
         "Level easy searched as the default: {easy}"
     );
 }
+
+#[test]
+fn the_skill_level_option_sets_the_dial() {
+    let (plain, _) = search(&[MIDDLE, "go depth 5"]);
+    // 20 is full strength: the same tree as no option at all.
+    let (top, _) = search(&["setoption name Skill Level value 20", MIDDLE, "go depth 5"]);
+    assert_eq!(
+        (field(&top, "nodes"), field(&top, "cp")),
+        (field(&plain, "nodes"), field(&plain, "cp")),
+        "Skill Level 20 is not full strength: {top}"
+    );
+    // 0 is the bottom of the dial: a budget of 200 nodes a move cuts the search short.
+    let (low, _) = search(&["setoption name Skill Level value 0", MIDDLE, "go depth 5"]);
+    assert!(
+        field(&low, "nodes") < field(&plain, "nodes"),
+        "Skill Level 0 searched as much as full strength: {low} ({plain})"
+    );
+}

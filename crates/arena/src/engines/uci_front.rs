@@ -10,7 +10,7 @@ use crate::play::config::find_level;
 use chuhan_engine::search::smp::MAX_THREADS;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::search::uci_score;
-use chuhan_engine::{params, Level, Limits, Params, Position, RuleSet};
+use chuhan_engine::{params, Level, Limits, Params, Position, RuleSet, SKILL_MAX};
 use std::fmt;
 use std::time::Duration;
 
@@ -226,7 +226,8 @@ pub enum XiangqiOption {
     ClearHash,
     /// `Threads`: search threads (Lazy SMP), within 1..=[`MAX_THREADS`].
     Threads(usize),
-    /// `Level`: a level, or `none` for full strength.
+    /// `Level`: a level, or `none` for full strength; also what `Skill Level` sets (0 to 19:
+    /// Hard with the skill dial at that value, [`Level::set_skill`]; 20: full strength).
     Level(Option<Level>),
     /// `Rules`: the repetition rules.
     Rules(RuleSet),
@@ -281,6 +282,18 @@ pub fn xiangqi_option(
                 .ok_or_else(|| format!("unknown level '{v}'")),
             None => Err("Level needs a value".into()),
         },
+        "skill level" => {
+            let skill = value
+                .and_then(|v| v.parse::<u32>().ok())
+                .filter(|&s| f64::from(s) <= SKILL_MAX)
+                .ok_or_else(|| {
+                    format!(
+                        "Skill Level value '{}' is not 0..{SKILL_MAX}",
+                        value.unwrap_or("")
+                    )
+                })?;
+            Ok(XiangqiOption::Level(skill_level(skill, levels)))
+        }
         "rules" => match value.map(str::parse::<RuleSet>) {
             Some(Ok(rules)) => Ok(XiangqiOption::Rules(rules)),
             Some(Err(e)) => Err(e.to_string()),
@@ -304,6 +317,19 @@ pub fn xiangqi_option(
             (None, _) => Err(format!("unknown option '{name}'")),
         },
     }
+}
+
+/// The level of UCI option `Skill Level` at `skill` (0 to 20): `None` (full strength) at the
+/// top, else the `hard` level of `levels` (the built-in Hard if there is none) with the skill
+/// dial set, as `chuhan calibrate --knob skill --base hard` measures it; named `skill-<n>`.
+pub fn skill_level(skill: u32, levels: &[Level]) -> Option<Level> {
+    if f64::from(skill) >= SKILL_MAX {
+        return None;
+    }
+    let mut level = find_level(levels, "hard").unwrap_or_else(Level::hard);
+    level.set_skill(f64::from(skill));
+    level.name = format!("skill-{skill}");
+    Some(level)
 }
 
 /// The position of `position ...` (xiangqi, moves in UCI coordinates), each move checked
@@ -411,6 +437,25 @@ mod tests {
             Ok(XiangqiOption::Level(None))
         );
         assert!(xiangqi_option("Level", Some("grandmaster"), &levels).is_err());
+        // Skill Level: Hard on the dial below 20, full strength at 20, nothing else.
+        let mut hard7 = crate::play::config::find_level(&levels, "hard").unwrap();
+        hard7.set_skill(7.0);
+        hard7.name = "skill-7".into();
+        assert_eq!(
+            xiangqi_option("skill level", Some("7"), &levels),
+            Ok(XiangqiOption::Level(Some(hard7)))
+        );
+        assert_eq!(
+            xiangqi_option("Skill Level", Some("20"), &levels),
+            Ok(XiangqiOption::Level(None))
+        );
+        for bad in ["21", "-1", "7.5", ""] {
+            assert_eq!(
+                xiangqi_option("Skill Level", Some(bad), &levels),
+                Err(format!("Skill Level value '{bad}' is not 0..20"))
+            );
+        }
+        assert!(xiangqi_option("Skill Level", None, &levels).is_err());
         let def = &params::table()[0];
         assert_eq!(
             xiangqi_option(&def.name, Some(&def.max.to_string()), &levels),

@@ -129,6 +129,7 @@ impl Session {
             combo.push_str(&format!(" var {}", l.name));
         }
         self.say(&combo);
+        self.say("option name Skill Level type spin default 20 min 0 max 20");
         self.say("option name Rules type combo default asian var asian var check-only");
         for (name, on) in [
             ("NullMove", true),
