@@ -36,6 +36,7 @@ fn calibrate(out: &Path, extra: &[&str]) -> (i32, String, String) {
 /// One row of validation.csv, by column name.
 struct Row {
     target: f64,
+    measured: Option<f64>,
     lo: Option<f64>,
     hi: Option<f64>,
     tolerance: f64,
@@ -67,6 +68,7 @@ fn validation_rows(dir: &Path) -> Vec<Row> {
             let f: Vec<&str> = l.split(',').collect();
             Row {
                 target: f[col("target_gap")].parse().unwrap(),
+                measured: num(f[col("measured_gap")]),
                 lo: num(f[col("lo95")]),
                 hi: num(f[col("hi95")]),
                 tolerance: f[col("tolerance")].parse().unwrap(),
@@ -112,6 +114,11 @@ fn pass_means_the_interval_lies_within_target_plus_minus_the_tolerance() {
         "{stdout}"
     );
 
+    // A gap whose interval holds 0 gives no slope to re-place the levels by.
+    assert!(r.lo.unwrap() <= 0.0, "[{lo}, {hi}]");
+    assert!(!strict.join("refine.toml").exists());
+    assert!(!stdout.contains("re-placed"), "{stdout}");
+
     // With a tolerance wider than the interval's distance from the target, the same games pass.
     let loose = base.join("loose");
     let (code, stdout, stderr) =
@@ -126,6 +133,10 @@ fn pass_means_the_interval_lies_within_target_plus_minus_the_tolerance() {
     assert_eq!(rows[0].tolerance, 5000.0);
     assert!(rows[0].pass && expected_pass(&rows[0]), "{stdout}");
     assert!(stdout.contains("pass"), "{stdout}");
+    assert!(
+        !loose.join("refine.toml").exists(),
+        "nothing to re-place when every gap passes"
+    );
 
     // A tolerance that is not a positive number is refused, naming the flag.
     let (code, _, stderr) = calibrate(&base.join("bad"), &["--tolerance", "0"]);
@@ -720,4 +731,93 @@ fn every_stage_writes_games_pgn_in_the_chosen_notation_and_it_reads_back() {
         );
         let _ = std::fs::remove_dir_all(&out);
     }
+}
+
+#[test]
+fn a_failed_validation_is_re_placed_from_the_measured_slope() {
+    // The failed gap re-places the strong level from the measured slope: the target gap in
+    // doublings of the node budget at the Elo a doubling bought between the placed levels.
+    let base = temp("refine");
+    let strict = base.join("strict");
+    let (code, stdout, stderr) = chuhan(&[
+        "calibrate",
+        "--knob",
+        "nodes",
+        "--grid",
+        "40,150,600",
+        "--targets",
+        "0,450",
+        "--names",
+        "weak,strong",
+        "--pairs",
+        "6",
+        "--out",
+        strict.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let rows = validation_rows(&strict);
+    let r = &rows[0];
+    assert!(
+        !r.pass && r.lo.unwrap() > 0.0,
+        "an ordered gap that fails: {stdout}"
+    );
+    let measured = r.measured.unwrap();
+    let nodes_of = |text: &str, key: &str| -> Vec<f64> {
+        text.lines()
+            .filter_map(|l| l.trim().strip_prefix(key))
+            .map(|v| {
+                let digits: String = v
+                    .trim_start_matches([' ', '=', '"'])
+                    .chars()
+                    .skip_while(|c| !c.is_ascii_digit())
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
+                digits.parse().unwrap()
+            })
+            .collect()
+    };
+    let placed = nodes_of(
+        &std::fs::read_to_string(strict.join("levels.toml")).unwrap(),
+        "nodes",
+    );
+    let refine = std::fs::read_to_string(strict.join("refine.toml")).unwrap();
+    let respecs: Vec<f64> = refine
+        .lines()
+        .filter_map(|l| l.strip_prefix("spec = \"default:nodes="))
+        .map(|v| v.trim_end_matches('"').parse().unwrap())
+        .collect();
+    assert_eq!(placed.len(), 2, "levels.toml: {placed:?}");
+    assert_eq!(respecs.len(), 2, "{refine}");
+    assert_eq!(respecs[0], placed[0], "the first level stays");
+    let slope = measured / (placed[1] / placed[0]).log2();
+    let expected = placed[0] * (450.0 / slope).exp2();
+    assert!(
+        (respecs[1] - expected).abs() <= 0.5 + 1e-9,
+        "{} against {expected} ({refine})",
+        respecs[1]
+    );
+    assert!(
+        stdout.contains("re-placed from the measured slopes")
+            && stdout.contains("chuhan ladder --config"),
+        "{stdout}"
+    );
+    // The file is a ladder the harness plays: the validation's settings, another seed.
+    assert!(
+        refine.contains("neighbours = 1") && refine.contains("pairs = 6"),
+        "{refine}"
+    );
+    let replay = base.join("replay");
+    let (code, out, err) = chuhan(&[
+        "ladder",
+        "--config",
+        strict.join("refine.toml").to_str().unwrap(),
+        "--out",
+        replay.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("weak -> strong"), "{out}");
+
+    let _ = std::fs::remove_dir_all(&base);
 }

@@ -131,7 +131,11 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
             )
         ),
         CalibrationEvent::Stopped(stop) => outln!("{} stage: {}", stop.stage, stop.text),
-        CalibrationEvent::Validated { analysis, gaps } => {
+        CalibrationEvent::Validated {
+            analysis,
+            gaps,
+            refinement,
+        } => {
             let rows: Vec<Vec<String>> = gaps
                 .iter()
                 .map(|c| {
@@ -179,6 +183,38 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
             );
             for note in &analysis.notes {
                 outln!("note: {note}");
+            }
+            if let Some(r) = refinement {
+                outln!(
+                    "re-placed from the measured slopes (the first level kept, each next one at \
+                     its target gap above the re-placed level below, at the Elo per {} the \
+                     validation measured between them):",
+                    if knob.is_log_scale() {
+                        format!("doubling of {}", knob.key())
+                    } else {
+                        format!("unit of {}", knob.key())
+                    }
+                );
+                outln!(
+                    "{}",
+                    table(
+                        &["level", "target", &knob.key(), "spec"],
+                        &settings
+                            .names
+                            .iter()
+                            .zip(&settings.targets)
+                            .zip(&r.values)
+                            .zip(&r.specs)
+                            .map(|(((n, t), v), s)| {
+                                vec![n.clone(), signed(*t), knob.format(*v), s.clone()]
+                            })
+                            .collect::<Vec<_>>()
+                    )
+                );
+                outln!(
+                    "validate them with: chuhan ladder --config {}",
+                    r.file.display()
+                );
             }
         }
     }

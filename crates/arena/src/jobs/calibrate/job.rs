@@ -526,6 +526,19 @@ pub struct GapCheck {
     pub pass: bool,
 }
 
+/// The levels re-placed after a validation with a failed gap ([`super::refine_placement`]),
+/// written as a ladder file that validates them (`refine.toml` in the calibration folder;
+/// an external engine's re-placed levels as engine files in `refine-levels/`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refinement {
+    /// The re-placed knob values, in level order.
+    pub values: Vec<f64>,
+    /// Their player specs.
+    pub specs: Vec<String>,
+    /// The ladder file: `chuhan ladder --config <file>` plays the re-placed levels.
+    pub file: PathBuf,
+}
+
 /// Whether a validated gap passes: its 95% interval is two-sided and lies within
 /// `target ± tolerance`. An interval that merely contains the target does not pass, since a
 /// wide interval contains almost any target; a one-sided bound never passes (its open side is
@@ -559,6 +572,8 @@ pub struct CalibrationOutcome {
     /// The validation stage was not played in this session (its time budget was spent by the
     /// grid): resume to play it.
     pub validation_pending: bool,
+    /// The levels re-placed from the validation, when a gap failed.
+    pub refinement: Option<Refinement>,
 }
 
 /// What the calibration reports as it goes.
@@ -580,6 +595,9 @@ pub enum CalibrationEvent<'a> {
         analysis: &'a Analysis,
         /// Every adjacent gap.
         gaps: &'a [GapCheck],
+        /// The levels re-placed from the measured slopes, when a gap failed and every gap is
+        /// ordered (its 95% interval two-sided and above 0).
+        refinement: Option<&'a Refinement>,
     },
 }
 
@@ -712,10 +730,11 @@ pub fn run(
         concurrency,
         audience,
     )?;
-    let gaps = check_gaps(settings, dir, &check)?;
+    let (gaps, refinement) = check_gaps(settings, dir, &check, &placed)?;
     on_event(CalibrationEvent::Validated {
         analysis: &check,
         gaps: &gaps,
+        refinement: refinement.as_ref(),
     });
     note_stop(
         "validate",
@@ -725,6 +744,7 @@ pub fn run(
         on_event,
     );
     outcome.gaps = gaps;
+    outcome.refinement = refinement;
     Ok(outcome)
 }
 
@@ -818,13 +838,16 @@ pub(super) fn place_levels(
     Ok((placed, specs))
 }
 
-/// Checks every validated gap of `check` against its target and writes validation.csv, the
-/// calibration's gaps.csv (the neighbour gaps of the calibrated levels) and the report.
+/// Checks every validated gap of `check` (the levels placed at knob values `placed`) against
+/// its target and writes validation.csv, the calibration's gaps.csv (the neighbour gaps of the
+/// calibrated levels) and the report. When a gap fails, re-places the levels from the measured
+/// slopes and writes the ladder that validates them ([`Refinement`]).
 pub(super) fn check_gaps(
     settings: &CalibrateSettings,
     dir: &Path,
     check: &Analysis,
-) -> Result<Vec<GapCheck>> {
+    placed: &[f64],
+) -> Result<(Vec<GapCheck>, Option<Refinement>)> {
     let mut gaps = Vec::new();
     let mut csv =
         String::from("from,to,target_gap,measured_gap,lo95,hi95,half_width,tolerance,pass\n");
@@ -852,7 +875,99 @@ pub(super) fn check_gaps(
     write(&dir.join("validation.csv"), &csv)?;
     write_gaps_csv(dir, &check.gaps).map_err(other)?;
     crate::report::html::write_report(dir).map_err(other)?;
-    Ok(gaps)
+    let refinement = if gaps.iter().all(|g| g.pass) {
+        None
+    } else {
+        refine(settings, dir, placed, &gaps)?
+    };
+    Ok((gaps, refinement))
+}
+
+/// The levels re-placed from a validation's measured slopes, written as a ladder file of
+/// the validation's settings (`refine.toml`; an external engine's levels as engine files in
+/// `refine-levels/`). `None` when a gap gives no slope: a gap whose 95% interval holds 0 or
+/// is open on a side (see [`super::refine_placement`]).
+fn refine(
+    settings: &CalibrateSettings,
+    dir: &Path,
+    placed: &[f64],
+    gaps: &[GapCheck],
+) -> Result<Option<Refinement>> {
+    let measured: Vec<Option<f64>> = gaps
+        .iter()
+        .map(|g| match (g.gap.interval.low, g.gap.interval.high) {
+            (Some(lo), Some(_)) if lo > 0.0 => g.gap.elo,
+            _ => None,
+        })
+        .collect();
+    let targets: Vec<f64> = gaps.iter().map(|g| g.target).collect();
+    let Some(values) = super::refine_placement(&settings.knob, placed, &measured, &targets) else {
+        return Ok(None);
+    };
+    let specs: Vec<String> = if settings.knob.is_external() {
+        let folder = dir.join("refine-levels");
+        std::fs::create_dir_all(&folder)
+            .io_context(|| format!("cannot create {}", folder.display()))?;
+        let mut specs = Vec::new();
+        for (name, &v) in settings.names.iter().zip(&values) {
+            let p = folder.join(format!("{}.toml", file_stem(name)));
+            write(&p, &settings.engine_file(v)?)?;
+            specs.push(std::path::absolute(&p).unwrap_or(p).display().to_string());
+        }
+        specs
+    } else {
+        values.iter().map(|&v| settings.spec(v)).collect()
+    };
+    let file = dir.join("refine.toml");
+    write(&file, &refine_ladder(settings, &specs))?;
+    Ok(Some(Refinement {
+        values,
+        specs,
+        file,
+    }))
+}
+
+/// The ladder file that validates re-placed levels (`specs`) as the validation stage did:
+/// neighbours only, the same pairs, precision, budget, openings and node cap, another seed.
+fn refine_ladder(settings: &CalibrateSettings, specs: &[String]) -> String {
+    let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+    let mut s = format!(
+        "# The levels of this calibration re-placed from the validation's measured slopes\n\
+         # (written by `chuhan calibrate` because a gap failed). Validate them with\n\
+         #     chuhan ladder --config <this file>\n\
+         # and take them when every neighbour gap's 95% interval lies within its target\n\
+         # ± {:.0} Elo. Targets (Elo above the first level): {:?}.\n\n\
+         name = \"refine\"\ngame = \"{}\"\nseed = {}\npairs = {}\nneighbours = 1\n\
+         max_nodes = {}\nopening_plies = {}\npgn_format = {}\n",
+        settings.tolerance,
+        settings.targets,
+        settings.game.name(),
+        settings.seed.wrapping_add(1),
+        settings.validate_pairs,
+        settings.max_nodes,
+        settings.opening_plies,
+        quote(&settings.pgn_format.to_string()),
+    );
+    if settings.chess960 {
+        s.push_str("chess960 = true\n");
+    }
+    if let Some(p) = settings.precision {
+        s.push_str(&format!("precision = {p}\n"));
+        if let Some(m) = settings.max_games {
+            s.push_str(&format!("max_games = {m}\n"));
+        }
+        if let Some(t) = &settings.max_time {
+            s.push_str(&format!("max_time = {}\n", quote(t)));
+        }
+    }
+    for (name, spec) in settings.names.iter().zip(specs) {
+        s.push_str(&format!(
+            "\n[[players]]\nname = {}\nspec = {}\n",
+            quote(name),
+            quote(spec)
+        ));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -102,6 +102,17 @@ impl Knob {
         matches!(self, Knob::External(_))
     }
 
+    /// Whether the curve is fitted on the knob's log2 (node budgets, move times): a unit of
+    /// the scale is a doubling.
+    pub fn is_log_scale(&self) -> bool {
+        matches!(
+            self,
+            Knob::Nodes
+                | Knob::External(ExternalKnob::GoNodes)
+                | Knob::External(ExternalKnob::Movetime)
+        )
+    }
+
     /// The scale the curve is fitted on: increasing in strength.
     pub fn to_scale(&self, v: f64) -> f64 {
         match self {
@@ -268,6 +279,40 @@ impl Calibration {
         }
         out
     }
+}
+
+/// A second placement of the levels from their validation (a secant step): between each pair
+/// of adjacent levels the validation measured how many Elo a unit of the knob's scale buys
+/// there, so each level is re-placed at its target gap above the re-placed level below it, at
+/// that slope. The first level stays where it is (the targets are relative to it).
+///
+/// `values` are the placed knob values, `measured` the validated gaps between neighbours
+/// (`None` where the gap is not ordered: its 95% interval holds 0 or has an open side, so
+/// its slope could be anything), `targets` the target gaps. Returns the new
+/// values as the knob writes them ([`Knob::format`]), or `None` when a gap has no usable slope
+/// (not measured both ways, not positive, or levels at the same setting).
+pub fn refine_placement(
+    knob: &Knob,
+    values: &[f64],
+    measured: &[Option<f64>],
+    targets: &[f64],
+) -> Option<Vec<f64>> {
+    if values.is_empty() || measured.len() + 1 != values.len() || targets.len() != measured.len() {
+        return None;
+    }
+    let written = |v: f64| knob.format(v).parse::<f64>().ok();
+    let mut out = vec![written(values[0])?];
+    for k in 0..measured.len() {
+        let span = knob.to_scale(values[k + 1]) - knob.to_scale(values[k]);
+        let gap = measured[k]?;
+        if !(span > 0.0 && gap > 0.0 && gap.is_finite()) {
+            return None;
+        }
+        let slope = gap / span;
+        let x = knob.to_scale(out[k]) + targets[k] / slope;
+        out.push(written(knob.from_scale(x))?);
+    }
+    Some(out)
 }
 
 /// Parses a comma-separated list of numbers, naming the option on error.
@@ -469,6 +514,61 @@ mod tests {
 #[cfg(test)]
 mod levels_file_tests {
     use super::*;
+
+    #[test]
+    fn a_failed_validation_is_replaced_by_the_measured_slopes() {
+        // Levels at skill 4, 7.41 and 10 measured +337 and +276 apart, targets +300 each:
+        // 98.8 Elo a point then 106.6, so 4 + 300/98.8 = 7.04 and 7.04 + 300/106.6.
+        let knob = Knob::Skill;
+        let got = refine_placement(
+            &knob,
+            &[4.0, 7.41, 10.0],
+            &[Some(337.0), Some(276.0)],
+            &[300.0, 300.0],
+        )
+        .unwrap();
+        // Each level is placed above the one below as written (two decimals).
+        let a = ((4.0 + 300.0 / (337.0 / 3.41)) * 100.0_f64).round() / 100.0;
+        let b = a + 300.0 / (276.0 / 2.59);
+        assert_eq!(
+            got,
+            vec![
+                4.0,
+                (a * 100.0_f64).round() / 100.0,
+                (b * 100.0_f64).round() / 100.0
+            ]
+        );
+        // Gaps on target leave the levels where they are.
+        assert_eq!(
+            refine_placement(&knob, &[4.0, 7.0], &[Some(250.0)], &[250.0]),
+            Some(vec![4.0, 7.0])
+        );
+        // On a log scale: twice the gap per doubling means half as many doublings.
+        assert_eq!(
+            refine_placement(&Knob::Nodes, &[1000.0, 4000.0], &[Some(400.0)], &[200.0]),
+            Some(vec![1000.0, 2000.0])
+        );
+        // A decreasing knob: margin 100 to 50 bought +200, so +100 is margin 75.
+        assert_eq!(
+            refine_placement(&Knob::Margin, &[100.0, 50.0], &[Some(200.0)], &[100.0]),
+            Some(vec![100.0, 75.0])
+        );
+        // No slope: an open side, a gap that is not positive, or mismatched lengths.
+        assert_eq!(
+            refine_placement(&knob, &[4.0, 7.0], &[None], &[300.0]),
+            None
+        );
+        assert_eq!(
+            refine_placement(&knob, &[4.0, 7.0], &[Some(-5.0)], &[300.0]),
+            None
+        );
+        assert_eq!(refine_placement(&knob, &[4.0, 7.0], &[], &[]), None);
+        // Clamped to the dial.
+        assert_eq!(
+            refine_placement(&knob, &[18.0, 19.0], &[Some(10.0)], &[300.0]),
+            Some(vec![18.0, 20.0])
+        );
+    }
 
     #[test]
     fn written_levels_read_back() {

@@ -477,10 +477,11 @@ pub fn write_merged(
                 (knob, &values),
             )?;
             crate::report::html::write_report(&stage_dir).map_err(other)?;
-            let gaps = super::job::check_gaps(settings, out, &analysis)?;
+            let (gaps, refinement) = super::job::check_gaps(settings, out, &analysis, &values)?;
             on_event(CalibrationEvent::Validated {
                 analysis: &analysis,
                 gaps: &gaps,
+                refinement: refinement.as_ref(),
             });
             Ok((
                 MergedStage::Validate { analysis, gaps },
