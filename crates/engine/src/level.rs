@@ -50,34 +50,57 @@ impl Level {
         }
     }
 
-    /// The published Easy level: depth 2, 6,000 nodes, 500 ms, margin 100, 12% random moves.
-    pub fn easy() -> Level {
-        Level {
-            name: "easy".into(),
-            depth: Some(2),
-            nodes: Some(6_000),
-            time: Some(Duration::from_millis(500)),
-            margin: 100,
-            random_rate: 0.12,
-            opening_plies: 0,
-            opening_depth: None,
-            opening_margin: 0,
-        }
+    /// A published level below Hard: Hard with the skill dial ([`Level::set_skill`]) at `skill`
+    /// and a time budget of `time_ms` (a safety net: the node budget decides).
+    fn on_the_dial(name: &str, skill: f64, time_ms: u64) -> Level {
+        let mut level = Level::hard();
+        level.set_skill(skill);
+        level.name = name.into();
+        level.time = Some(Duration::from_millis(time_ms));
+        level
     }
 
-    /// The published Medium level: depth 4, 60,000 nodes, 1,500 ms, margin 24, 2% random.
+    /// The published Easy level: skill 4 on the dial (800 nodes, margin 80, 7.68% random
+    /// moves), within 500 ms. (Until 2026-12-06: depth 2, 6,000 nodes, margin 100, 12%.)
+    pub fn easy() -> Level {
+        Level::on_the_dial("easy", 4.0, 500)
+    }
+
+    /// The published step between Easy and Medium, about 300 Elo above Easy: skill 7.03
+    /// (2,286 nodes, margin 65, 5.05% random), within 1,000 ms.
+    pub fn easy_medium() -> Level {
+        Level::on_the_dial("easy-medium", 7.03, 1_000)
+    }
+
+    /// The published Medium level, about 600 Elo above Easy: skill 9.83 (6,034 nodes, margin
+    /// 51, 3.1% random), within 1,500 ms. (Until 2026-12-06: depth 4, 60,000 nodes, margin 24,
+    /// 2%.)
     pub fn medium() -> Level {
-        Level {
-            name: "medium".into(),
-            depth: Some(4),
-            nodes: Some(60_000),
-            time: Some(Duration::from_millis(1_500)),
-            margin: 24,
-            random_rate: 0.02,
-            opening_plies: 0,
-            opening_depth: None,
-            opening_margin: 0,
-        }
+        Level::on_the_dial("medium", 9.83, 1_500)
+    }
+
+    /// The published step between Medium and Hard, about 900 Elo above Easy: skill 12.31
+    /// (14,252 nodes, margin 38, 1.77% random), within 2,000 ms.
+    pub fn medium_hard() -> Level {
+        Level::on_the_dial("medium-hard", 12.31, 2_000)
+    }
+
+    /// The published last step below Hard, about 1,200 Elo above Easy: skill 14.75 (33,199
+    /// nodes, margin 26, 0.83% random), within 3,000 ms.
+    pub fn hard_lite() -> Level {
+        Level::on_the_dial("hard-lite", 14.75, 3_000)
+    }
+
+    /// The published levels, weakest first: what configs/levels.toml holds.
+    pub fn published() -> Vec<Level> {
+        vec![
+            Level::easy(),
+            Level::easy_medium(),
+            Level::medium(),
+            Level::medium_hard(),
+            Level::hard_lite(),
+            Level::hard(),
+        ]
     }
 
     /// The Hard level: the full engine (no depth cap), at most 8,000,000 nodes and 4,000 ms a

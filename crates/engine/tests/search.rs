@@ -595,3 +595,42 @@ fn the_skill_dial_strengthens_every_part_and_keeps_the_rest() {
     assert_eq!(under.nodes, Some(200));
     assert_eq!(under.opening_margin, Level::hard().opening_margin);
 }
+
+#[test]
+fn the_published_levels_climb_the_dial_to_hard() {
+    let levels = Level::published();
+    let names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "easy",
+            "easy-medium",
+            "medium",
+            "medium-hard",
+            "hard-lite",
+            "hard"
+        ]
+    );
+    let hard = Level::hard();
+    for pair in levels.windows(2) {
+        let (weaker, stronger) = (&pair[0], &pair[1]);
+        assert!(stronger.nodes > weaker.nodes, "{} nodes", stronger.name);
+        assert!(stronger.margin < weaker.margin, "{} margin", stronger.name);
+        assert!(
+            stronger.random_rate < weaker.random_rate || stronger.random_rate == 0.0,
+            "{} random rate",
+            stronger.name
+        );
+        assert!(stronger.time >= weaker.time, "{} time", stronger.name);
+    }
+    for level in &levels {
+        // Every level keeps Hard's opening variety and has no depth cap.
+        assert_eq!(level.depth, None, "{}", level.name);
+        assert_eq!(
+            (level.opening_plies, level.opening_margin),
+            (hard.opening_plies, hard.opening_margin),
+            "{}",
+            level.name
+        );
+    }
+}

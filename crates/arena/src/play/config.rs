@@ -534,10 +534,18 @@ mod tests {
     fn builtin_levels_match_the_published_defaults() {
         let l = builtin_levels();
         let names: Vec<&str> = l.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["easy", "medium", "hard"]);
-        assert_eq!(l[0], Level::easy());
-        assert_eq!(l[1], Level::medium());
-        assert_eq!(l[2], Level::hard());
+        assert_eq!(
+            names,
+            [
+                "easy",
+                "easy-medium",
+                "medium",
+                "medium-hard",
+                "hard-lite",
+                "hard"
+            ]
+        );
+        assert_eq!(l, Level::published());
     }
 
     #[test]
