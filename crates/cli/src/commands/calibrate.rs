@@ -105,6 +105,22 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// The table of levels placed at knob `values` (player `specs`), in target order.
+fn levels_table(settings: &CalibrateSettings, values: &[f64], specs: &[String]) -> String {
+    let knob = &settings.knob;
+    table(
+        &["level", "target", &knob.key(), "spec"],
+        &settings
+            .names
+            .iter()
+            .zip(&settings.targets)
+            .zip(values)
+            .zip(specs)
+            .map(|(((n, t), v), s)| vec![n.clone(), signed(*t), knob.format(*v), s.clone()])
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// Prints one stage's tables as the calibration (or a merge of its shards) completes it.
 pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
     let knob = &settings.knob;
@@ -116,20 +132,9 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
                 outln!("note: {note}");
             }
         }
-        CalibrationEvent::Placed { values, specs } => outln!(
-            "{}",
-            table(
-                &["level", "target", &knob.key(), "spec"],
-                &settings
-                    .names
-                    .iter()
-                    .zip(&settings.targets)
-                    .zip(values)
-                    .zip(specs)
-                    .map(|(((n, t), v), s)| vec![n.clone(), signed(*t), knob.format(*v), s.clone()])
-                    .collect::<Vec<_>>()
-            )
-        ),
+        CalibrationEvent::Placed { values, specs } => {
+            outln!("{}", levels_table(settings, values, specs))
+        }
         CalibrationEvent::Stopped(stop) => outln!("{} stage: {}", stop.stage, stop.text),
         CalibrationEvent::Validated {
             analysis,
@@ -195,22 +200,7 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
                         format!("unit of {}", knob.key())
                     }
                 );
-                outln!(
-                    "{}",
-                    table(
-                        &["level", "target", &knob.key(), "spec"],
-                        &settings
-                            .names
-                            .iter()
-                            .zip(&settings.targets)
-                            .zip(&r.values)
-                            .zip(&r.specs)
-                            .map(|(((n, t), v), s)| {
-                                vec![n.clone(), signed(*t), knob.format(*v), s.clone()]
-                            })
-                            .collect::<Vec<_>>()
-                    )
-                );
+                outln!("{}", levels_table(settings, &r.values, &r.specs));
                 outln!(
                     "validate them with: chuhan ladder --config {}",
                     r.file.display()
