@@ -15,6 +15,11 @@ fn temp(name: &str) -> PathBuf {
 
 /// A small node-budget calibration writing to `out`, with `extra` flags.
 fn calibrate(out: &Path, extra: &[&str]) -> (i32, String, String) {
+    calibrate_to(out, "0,200", extra)
+}
+
+/// [`calibrate`] with other `targets`.
+fn calibrate_to(out: &Path, targets: &str, extra: &[&str]) -> (i32, String, String) {
     let mut args = vec![
         "calibrate",
         "--knob",
@@ -22,7 +27,7 @@ fn calibrate(out: &Path, extra: &[&str]) -> (i32, String, String) {
         "--grid",
         "40,150,600",
         "--targets",
-        "0,200",
+        targets,
         "--names",
         "weak,strong",
         "--out",
@@ -739,22 +744,7 @@ fn a_failed_validation_is_re_placed_from_the_measured_slope() {
     // doublings of the node budget at the Elo a doubling bought between the placed levels.
     let base = temp("refine");
     let strict = base.join("strict");
-    let (code, stdout, stderr) = chuhan(&[
-        "calibrate",
-        "--knob",
-        "nodes",
-        "--grid",
-        "40,150,600",
-        "--targets",
-        "0,450",
-        "--names",
-        "weak,strong",
-        "--pairs",
-        "6",
-        "--out",
-        strict.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (code, stdout, stderr) = calibrate_to(&strict, "0,450", &["--pairs", "6"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let rows = validation_rows(&strict);
     let r = &rows[0];

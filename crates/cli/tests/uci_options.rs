@@ -94,13 +94,18 @@ fn search_switches_change_the_tree() {
     }
 }
 
+/// A search's node count and score, from its last info line.
+fn tree(info: &str) -> (i64, i64) {
+    (field(info, "nodes"), field(info, "cp"))
+}
+
 #[test]
 fn the_level_option_changes_the_search() {
     let (plain, _) = search(&[MIDDLE, "go depth 5"]);
     let (easy, _) = search(&["setoption name Level value easy", MIDDLE, "go depth 5"]);
     assert_ne!(
-        (field(&easy, "nodes"), field(&easy, "cp")),
-        (field(&plain, "nodes"), field(&plain, "cp")),
+        tree(&easy),
+        tree(&plain),
         "Level easy searched as the default: {easy}"
     );
 }
@@ -111,8 +116,8 @@ fn the_skill_level_option_sets_the_dial() {
     // 20 is full strength: the same tree as no option at all.
     let (top, _) = search(&["setoption name Skill Level value 20", MIDDLE, "go depth 5"]);
     assert_eq!(
-        (field(&top, "nodes"), field(&top, "cp")),
-        (field(&plain, "nodes"), field(&plain, "cp")),
+        tree(&top),
+        tree(&plain),
         "Skill Level 20 is not full strength: {top}"
     );
     // 0 is the bottom of the dial: a budget of 200 nodes a move cuts the search short.

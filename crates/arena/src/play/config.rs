@@ -532,20 +532,8 @@ mod tests {
 
     #[test]
     fn builtin_levels_match_the_published_defaults() {
-        let l = builtin_levels();
-        let names: Vec<&str> = l.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "easy",
-                "easy-medium",
-                "medium",
-                "medium-hard",
-                "hard-lite",
-                "hard"
-            ]
-        );
-        assert_eq!(l, Level::published());
+        // The names and their order are asserted with the code's own list (engine tests).
+        assert_eq!(builtin_levels(), Level::published());
     }
 
     #[test]
