@@ -142,6 +142,61 @@ pub enum TuneCommand {
     Texel(TexelArgs),
     /// SPSA (fishtest-compatible): perturb the parameters, play game pairs, follow the result.
     Spsa(SpsaArgs),
+    /// Train a network (NNUE: 1,260 inputs per side → hidden → 1) on labelled positions; the
+    /// folder gets network.nnue and an engine file that plays with it.
+    Nnue(NnueArgs),
+}
+
+/// `chuhan tune nnue`.
+#[derive(Debug, Args)]
+pub struct NnueArgs {
+    /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Hidden units per side.
+    #[arg(long, default_value_t = 32)]
+    pub hidden: usize,
+    /// Epochs at most.
+    #[arg(long, default_value_t = 100)]
+    pub epochs: usize,
+    /// Early stopping: end once this many epochs pass without a new lowest validation loss
+    /// (the weights of the lowest are written either way).
+    #[arg(long, default_value_t = 8)]
+    pub patience: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Seed for the split, the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fraction of games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Scaling constant K of the sigmoid (win probability of K × centipawns).
+    #[arg(long, default_value_t = 0.68)]
+    pub k: f64,
+    /// Weight of the game result in the target, from 0 to 1 (0: the recorded scores only, for
+    /// `datagen --engine` data).
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f64,
+    /// Leave out positions whose recorded score is beyond this many centipawns either way.
+    #[arg(long)]
+    pub max_eval: Option<f64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default: results/<date>-nnue). Must be empty unless --force.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write into a non-empty --out folder, replacing its files.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress output on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `chuhan tune texel`.
@@ -521,6 +576,10 @@ pub struct BenchArgs {
     /// and `Nodes/second : N` (stdout or stderr) instead of the built-in bench.
     #[arg(long, conflicts_with = "depth")]
     pub engine: Option<PathBuf>,
+    /// A network file (`chuhan tune nnue`'s network.nnue): the built-in xiangqi bench with
+    /// the network as the evaluation (its node count is not the signature).
+    #[arg(long, conflicts_with = "engine")]
+    pub network: Option<PathBuf>,
     /// Words sent after `bench` (Stockfish: `16 1 13` = hash, threads, depth).
     #[arg(long, requires = "engine", allow_hyphen_values = true)]
     pub bench_args: Option<String>,

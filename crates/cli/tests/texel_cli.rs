@@ -4,13 +4,10 @@
 mod common;
 
 use chuhan_arena::play::config::{builtin_levels, load_engine_config};
-use chuhan_engine::eval::EvalTables;
-use chuhan_engine::{Color, Params, Position};
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use chuhan_engine::Params;
 use std::path::{Path, PathBuf};
 
-use common::chuhan;
+use common::{chuhan, data_text};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir()
@@ -19,53 +16,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Seeded random games written as datagen does: `FEN;result;ply;eval` lines labelled with the
-/// game's result (decided by the material left at the end), then a `#game` marker.
-fn data_text(games: usize, seed: u64) -> String {
-    let tables = EvalTables::new(&Params::default());
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut text = String::from("# texel test data\n");
-    for game in 0..games {
-        let mut pos = Position::startpos();
-        let mut lines = Vec::new();
-        for ply in 1..=60u32 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.make(moves.as_slice()[rng.gen_range(0..moves.len())]);
-            if ply > 6 {
-                // The eval column is from Red's view.
-                let stm = tables.evaluate(&pos);
-                let red = if pos.side_to_move() == Color::Red {
-                    stm
-                } else {
-                    -stm
-                };
-                lines.push(format!("{};{ply};{red}", pos.to_fen()));
-            }
-        }
-        let stm = tables.evaluate(&pos);
-        let red = if pos.side_to_move() == Color::Red {
-            stm
-        } else {
-            -stm
-        };
-        let result = match red {
-            r if r > 150 => "1",
-            r if r < -150 => "0",
-            _ => "0.5",
-        };
-        let count = lines.len();
-        for l in lines {
-            let (fen, rest) = l.split_once(';').unwrap();
-            text.push_str(&format!("{fen};{result};{rest}\n"));
-        }
-        text.push_str(&format!("#game {game} {result} {count}\n"));
-    }
-    text
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

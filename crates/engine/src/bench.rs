@@ -47,7 +47,15 @@ impl BenchResult {
 
 /// Runs the bench at `depth` with default parameters, 16 MB TT, cleared before each position.
 pub fn run(depth: u32) -> BenchResult {
-    let mut searcher = Searcher::new(Params::default(), SearchOptions::default());
+    run_with(
+        depth,
+        &mut Searcher::new(Params::default(), SearchOptions::default()),
+    )
+}
+
+/// [`run`] with `searcher` (another evaluation, such as a network), cleared before each
+/// position.
+pub fn run_with(depth: u32, searcher: &mut Searcher) -> BenchResult {
     let start = Instant::now();
     let mut per_position = Vec::new();
     for fen in BENCH_FENS {

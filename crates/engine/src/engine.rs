@@ -1,6 +1,7 @@
 //! An engine: parameters + search features + an optional level, with a seeded random stream
 //! per game. This is what players in the arena and the UCI front end drive.
 
+use crate::eval::nnue::Network;
 use crate::level::Level;
 use crate::params::Params;
 use crate::search::smp::MAX_THREADS;
@@ -10,6 +11,7 @@ use crate::xiangqi::rules::{judge_for, RuleSet};
 use crate::xiangqi::types::Move;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
 
 /// A complete engine configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +24,8 @@ pub struct EngineConfig {
     pub options: SearchOptions,
     /// Difficulty level (None = full strength within the caller's limits).
     pub level: Option<Level>,
+    /// A network that replaces the handcrafted evaluation (None: the handcrafted one).
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for EngineConfig {
@@ -31,6 +35,7 @@ impl Default for EngineConfig {
             params: Params::default(),
             options: SearchOptions::default(),
             level: None,
+            network: None,
         }
     }
 }
@@ -47,8 +52,10 @@ pub struct Engine {
 impl Engine {
     /// A fresh engine.
     pub fn new(config: EngineConfig) -> Engine {
+        let mut searcher = Searcher::new(config.params.clone(), config.options);
+        searcher.set_network(config.network.clone());
         Engine {
-            searcher: Searcher::new(config.params.clone(), config.options),
+            searcher,
             helpers: Vec::new(),
             config,
             rng: Xoshiro256PlusPlus::seed_from_u64(0),

@@ -1,6 +1,7 @@
 //! Engine configurations and difficulty levels from TOML. Errors name the file and the key
 //! (and the line, where the TOML parser knows it).
 
+use chuhan_engine::eval::nnue::Network;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::{EngineConfig, Level, ParamError, Params, SearchOptions};
 use serde::Deserialize;
@@ -101,6 +102,27 @@ pub enum ConfigError {
         /// The operating system's reason.
         #[source]
         source: std::io::Error,
+    },
+    /// The network file named by `network` cannot be read.
+    #[error("{file}: network: cannot read {}", path.display())]
+    NetworkRead {
+        /// The engine config file.
+        file: String,
+        /// The network file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The network file named by `network` is not a valid network.
+    #[error("{file}: network: {}: {error}", path.display())]
+    Network {
+        /// The engine config file.
+        file: String,
+        /// The network file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: chuhan_engine::eval::nnue::NetworkError,
     },
     /// An override item without `=`.
     #[error("player '{spec}': '{item}' is not key=value")]
@@ -274,6 +296,9 @@ struct EngineToml {
     search: Option<SearchToml>,
     params: Option<toml::Table>,
     level: Option<toml::Value>,
+    /// A network file (relative paths from the config file's folder) that replaces the
+    /// handcrafted evaluation.
+    network: Option<PathBuf>,
 }
 
 /// Flattens nested TOML tables into dotted names: `{material = {horse = 440}}` ->
@@ -351,6 +376,23 @@ pub fn parse_engine_config(
         options.futility = s.futility.unwrap_or(options.futility);
     }
     config.options = options;
+    if let Some(path) = t.network {
+        let path = match Path::new(source).parent() {
+            Some(dir) if path.is_relative() => dir.join(path),
+            _ => path,
+        };
+        let bytes = std::fs::read(&path).map_err(|e| ConfigError::NetworkRead {
+            file: source.to_string(),
+            path: path.clone(),
+            source: e,
+        })?;
+        let net = Network::from_bytes(&bytes).map_err(|error| ConfigError::Network {
+            file: source.to_string(),
+            path,
+            error,
+        })?;
+        config.network = Some(std::sync::Arc::new(net));
+    }
     if let Some(p) = t.params {
         apply_params(&mut config.params, &p, source)?;
     }

@@ -10,6 +10,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.engine {
         return run_engine(path, args);
     }
+    if let Some(path) = &args.network {
+        return run_network(path, args);
+    }
     let (depth, fens, bench): (u32, &[&str], fn(u32) -> chuhan_engine::bench::BenchResult) =
         match args.game {
             GameArg::Xiangqi => (
@@ -31,6 +34,33 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     for (fen, n) in fens.iter().zip(&r.per_position) {
         eprintln!("{n:>10}  {fen}");
     }
+    outln!("depth: {depth}");
+    outln!("nodes: {}", r.nodes);
+    outln!("seconds: {:.3}", r.elapsed.as_secs_f64());
+    outln!("nps: {:.0}", r.nps());
+    Ok(expect(args.expect, r.nodes))
+}
+
+/// `--network FILE`: the xiangqi bench with the network as the evaluation.
+fn run_network(path: &std::path::Path, args: &BenchArgs) -> anyhow::Result<u8> {
+    use anyhow::Context;
+    if args.game != GameArg::Xiangqi {
+        anyhow::bail!("--network: networks evaluate xiangqi only");
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let net = chuhan_engine::eval::nnue::Network::from_bytes(&bytes)
+        .with_context(|| format!("{}", path.display()))?;
+    let depth = args.depth.unwrap_or(chuhan_engine::bench::BENCH_DEPTH);
+    if depth == 0 {
+        anyhow::bail!("--depth must be at least 1");
+    }
+    let mut searcher = chuhan_engine::Searcher::new(Default::default(), Default::default());
+    searcher.set_network(Some(std::sync::Arc::new(net)));
+    let r = chuhan_engine::bench::run_with(depth, &mut searcher);
+    for (fen, n) in chuhan_engine::bench::BENCH_FENS.iter().zip(&r.per_position) {
+        eprintln!("{n:>10}  {fen}");
+    }
+    outln!("network: {}", path.display());
     outln!("depth: {depth}");
     outln!("nodes: {}", r.nodes);
     outln!("seconds: {:.3}", r.elapsed.as_secs_f64());

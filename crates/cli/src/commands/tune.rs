@@ -1,7 +1,7 @@
 //! `chuhan tune texel` (load labelled positions, fit K, tune, write the results folder) and the
 //! dispatch to `chuhan tune spsa` ([`super::spsa`]).
 
-use crate::args::{TexelArgs, TuneCommand};
+use crate::args::{NnueArgs, TexelArgs, TuneCommand};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
@@ -18,7 +18,208 @@ pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
     match command {
         TuneCommand::Texel(args) => run_texel(args),
         TuneCommand::Spsa(args) => super::spsa::run(args),
+        TuneCommand::Nnue(args) => run_nnue(args),
     }
+}
+
+/// `chuhan tune nnue`: exit 0 when the network and its files are written, 2 on unusable input.
+fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
+    use chuhan_arena::jobs::tune::nnue;
+    if args.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    if args.epochs == 0 || args.patience == 0 || args.batch == 0 {
+        bail!("--epochs, --patience and --batch must be at least 1");
+    }
+    if args.hidden == 0 || args.hidden > chuhan_engine::eval::nnue::MAX_HIDDEN {
+        bail!(
+            "--hidden {} must be 1..={}",
+            args.hidden,
+            chuhan_engine::eval::nnue::MAX_HIDDEN
+        );
+    }
+    if !(0.0..1.0).contains(&args.validation) {
+        bail!(
+            "--validation {} must be at least 0 and below 1",
+            args.validation
+        );
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda {} must be between 0 and 1", args.lambda);
+    }
+    if !(args.k.is_finite() && args.k > 0.0) {
+        bail!("--k {} must be a positive number", args.k);
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0) {
+        bail!("--lr {} must be a positive number", args.lr);
+    }
+    if let Some(max) = args.max_eval {
+        if !(max.is_finite() && max >= 0.0) {
+            bail!("--max-eval {max} must be a number of at least 0");
+        }
+    }
+    let out = choose_out_dir(args.out.as_deref(), args.force, "nnue")?;
+    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
+    if !args.force {
+        choose_out_dir(Some(&out), false, "nnue")?;
+    }
+    crate::signals::start_again();
+    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let started = Instant::now();
+    let source = args.data.display().to_string();
+    let (train, validation, games) = pool.install(|| -> anyhow::Result<_> {
+        let text =
+            std::fs::read_to_string(&args.data).with_context(|| format!("cannot read {source}"))?;
+        let mut positions = texel::parse_data(&text, &source)?;
+        if let Some(max) = args.max_eval {
+            let dropped = texel::drop_extreme_scores(&mut positions, max);
+            if !args.quiet {
+                eprintln!("left out {dropped} positions scored beyond ±{max} (--max-eval)");
+            }
+        }
+        if positions.is_empty() {
+            bail!("{source}: no positions to train on");
+        }
+        let split = texel::split(&positions, args.validation, args.seed);
+        let games = positions
+            .iter()
+            .map(|p| p.game)
+            .collect::<std::collections::BTreeSet<u32>>()
+            .len();
+        let pick = |idx: &[usize]| {
+            idx.iter()
+                .map(|&i| positions[i].clone())
+                .collect::<Vec<_>>()
+        };
+        let train = nnue::samples(&text, &source, &pick(&split.train), args.k, args.lambda)?;
+        let validation = nnue::samples(
+            &text,
+            &source,
+            &pick(&split.validation),
+            args.k,
+            args.lambda,
+        )?;
+        Ok((train, validation, games))
+    })?;
+    if train.is_empty() {
+        bail!("{source}: every game is held out; give more games or a smaller --validation");
+    }
+    chuhan_arena::interrupt::check()?;
+    if !args.quiet {
+        eprintln!(
+            "loaded {} positions from {games} games: {} train, {} validation ({:.1} s)",
+            train.len() + validation.len(),
+            train.len(),
+            validation.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let settings = nnue::NnueSettings {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        patience: Some(args.patience),
+        learning_rate: args.lr,
+        batch: args.batch,
+        seed: args.seed,
+        k: args.k,
+    };
+    let quiet = args.quiet;
+    let outcome = pool.install(|| {
+        nnue::train(
+            &train,
+            &validation,
+            &settings,
+            &mut |e| {
+                if !quiet {
+                    eprintln!(
+                        "epoch {}: train {:.6} validation {:.6}",
+                        e.epoch, e.train, e.validation
+                    );
+                }
+            },
+            &|| chuhan_arena::interrupt::check().is_err(),
+        )
+    });
+    // Stopped early: the weights are not the run's result, so nothing is written.
+    chuhan_arena::interrupt::check()?;
+    let (commit, dirty) = chuhan_arena::play::results::git_state();
+    let last = outcome.history.last().copied();
+    let summary = [
+        format!(
+            "chuhan {} (git {commit}, dirty {dirty})",
+            env!("CARGO_PKG_VERSION")
+        ),
+        format!("data: {source}"),
+        format!(
+            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
+            train.len() + validation.len(),
+            train.len(),
+            validation.len(),
+            args.seed,
+            args.validation
+        ),
+        format!(
+            "network: 1260 -> {} x2 -> 1, SCReLU, QA {} QB {} SCALE {}",
+            args.hidden,
+            nnue::QA,
+            nnue::QB,
+            nnue::SCALE
+        ),
+        format!(
+            "settings: adam lr {}, batch {}, {} epochs at most (patience {}), K {}, lambda {}{}",
+            args.lr,
+            args.batch,
+            args.epochs,
+            args.patience,
+            args.k,
+            args.lambda,
+            args.max_eval
+                .map_or_else(String::new, |m| format!(", max-eval {m}"))
+        ),
+        format!(
+            "epochs run: {}; kept epoch {}",
+            last.map_or(0, |e| e.epoch),
+            outcome.kept
+        ),
+        format!(
+            "loss of the kept network (float): train {:.6} validation {:.6}",
+            outcome.history[outcome.kept].train, outcome.history[outcome.kept].validation
+        ),
+        format!(
+            "loss of the kept network (quantised, as the engine evaluates): train {:.6} validation {:.6}",
+            outcome.quantised.0, outcome.quantised.1
+        ),
+        format!(
+            "loss of the handcrafted evaluation (engine defaults): train {:.6} validation {:.6}",
+            outcome.handcrafted.0, outcome.handcrafted.1
+        ),
+    ]
+    .join("\n")
+        + "\n";
+    let write = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
+        let path = out.join(name);
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("network.nnue", &outcome.network.to_bytes())?;
+    write(
+        "engine.toml",
+        format!(
+            "# Written by chuhan tune nnue: the default engine with the network of this folder.\n\
+             name = \"nnue-{}\"\nnetwork = \"network.nnue\"\n",
+            args.hidden
+        )
+        .as_bytes(),
+    )?;
+    let mut csv = String::from("epoch,train_loss,validation_loss\n");
+    for e in &outcome.history {
+        csv.push_str(&format!("{},{},{}\n", e.epoch, e.train, e.validation));
+    }
+    write("nnue.csv", csv.as_bytes())?;
+    write("summary.txt", summary.as_bytes())?;
+    out!("{summary}");
+    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
+    outln!("written: {}", out.display());
+    Ok(EXIT_OK)
 }
 
 /// Checks the numeric arguments before any work.

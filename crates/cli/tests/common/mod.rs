@@ -26,6 +26,53 @@ pub fn chuhan(args: &[&str]) -> (i32, String, String) {
 }
 pub mod uci;
 
+/// Seeded random games written as datagen does: `FEN;result;ply;eval` lines labelled with the
+/// game's result (decided by the material left at the end), then a `#game` marker.
+pub fn data_text(games: usize, seed: u64) -> String {
+    let tables = chuhan_engine::eval::EvalTables::new(&chuhan_engine::Params::default());
+    let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed);
+    let mut text = String::from("# texel test data\n");
+    for game in 0..games {
+        let mut pos = chuhan_engine::Position::startpos();
+        let mut lines = Vec::new();
+        for ply in 1..=60u32 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves.as_slice()[rand::Rng::gen_range(&mut rng, 0..moves.len())]);
+            if ply > 6 {
+                // The eval column is from Red's view.
+                let stm = tables.evaluate(&pos);
+                let red = if pos.side_to_move() == chuhan_engine::Color::Red {
+                    stm
+                } else {
+                    -stm
+                };
+                lines.push(format!("{};{ply};{red}", pos.to_fen()));
+            }
+        }
+        let stm = tables.evaluate(&pos);
+        let red = if pos.side_to_move() == chuhan_engine::Color::Red {
+            stm
+        } else {
+            -stm
+        };
+        let result = match red {
+            r if r > 150 => "1",
+            r if r < -150 => "0",
+            _ => "0.5",
+        };
+        let count = lines.len();
+        for l in lines {
+            let (fen, rest) = l.split_once(';').unwrap();
+            text.push_str(&format!("{fen};{result};{rest}\n"));
+        }
+        text.push_str(&format!("#game {game} {result} {count}\n"));
+    }
+    text
+}
+
 /// A fresh, empty folder `<prefix>-<name>` under cargo's temporary directory for tests.
 pub fn scratch(prefix: &str, name: &str) -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}-{name}"));

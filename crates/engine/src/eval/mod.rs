@@ -8,6 +8,7 @@
 //! Everything but hanging pieces is linear in the parameters: [`linear_features`] exposes it so
 //! the Texel tuner's gradient is exact.
 
+pub mod nnue;
 pub mod terms;
 
 use crate::params::{self, Params, PST_KINDS};

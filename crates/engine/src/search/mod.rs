@@ -11,6 +11,7 @@ pub mod smp;
 mod timeman;
 pub mod tt;
 
+use crate::eval::nnue::Network;
 use crate::eval::{EvalTables, Psq};
 use crate::params::{self, Params};
 use crate::xiangqi::movegen::{GenKind, MoveList};
@@ -21,6 +22,7 @@ pub use crate::xiangqi::rules::{
 use crate::xiangqi::types::{Color, Move, PieceKind};
 pub use limits::Limits;
 use movepick::pick;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 
@@ -185,6 +187,10 @@ pub struct Searcher {
     start: Instant,
     root_side: Color,
     repetition_hits: u64,
+    // The network that replaces the handcrafted evaluation, when one is set, and its
+    // accumulators per ply (`2 × hidden` each, Red's perspective first), kept like `psq`.
+    net: Option<Arc<Network>>,
+    acc: Vec<i16>,
     // The other threads of a multi-threaded search (see `smp`); None on one thread.
     smp: Option<smp::Link>,
 }
@@ -216,6 +222,8 @@ impl Searcher {
             start: Instant::now(),
             root_side: Color::Red,
             repetition_hits: 0,
+            net: None,
+            acc: Vec::new(),
             smp: None,
         }
     }
@@ -244,11 +252,40 @@ impl Searcher {
 
     /// Static evaluation of a position from the side to move's view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.eval.evaluate(pos)
+        match &self.net {
+            Some(net) => net.evaluate_position(pos),
+            None => self.eval.evaluate(pos),
+        }
+    }
+
+    /// Evaluates with `net` instead of the handcrafted evaluation (`None`: back to it).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.acc = Vec::new();
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     #[inline]
     fn static_eval(&self) -> i32 {
+        if let Some(net) = &self.net {
+            let n = 2 * net.hidden();
+            let acc = &self.acc[self.acc.len() - n..];
+            // The incremental accumulators equal a refresh (checked in debug builds, so the
+            // tests walk every node of their searches).
+            debug_assert_eq!(
+                {
+                    let mut fresh = vec![0; n];
+                    net.refresh(&self.pos, &mut fresh);
+                    fresh
+                },
+                acc
+            );
+            return net.evaluate(acc, self.pos.side_to_move());
+        }
         let mut red = self.psq.last().copied().unwrap_or_default().value();
         if self.eval.has_optional_terms() {
             red += self.eval.optional_terms(&self.pos);
@@ -266,6 +303,13 @@ impl Searcher {
         let delta = self.eval.psq_delta(&self.pos, mv);
         let top = self.psq.last().copied().unwrap_or_default();
         self.psq.push(top + delta);
+        if let Some(net) = &self.net {
+            let n = 2 * net.hidden();
+            let len = self.acc.len();
+            self.acc.resize(len + n, 0);
+            let (parent, child) = self.acc.split_at_mut(len);
+            net.update(&self.pos, mv, &parent[len - n..], child);
+        }
         self.pos.make(mv);
     }
 
@@ -293,6 +337,9 @@ impl Searcher {
     fn unmake(&mut self) {
         self.pos.unmake();
         self.psq.pop();
+        if let Some(net) = &self.net {
+            self.acc.truncate(self.acc.len() - 2 * net.hidden());
+        }
     }
 
     #[inline]
@@ -351,6 +398,11 @@ impl Searcher {
         self.pos = pos.clone();
         self.psq.clear();
         self.psq.push(self.eval.psq_full(&self.pos));
+        if let Some(net) = &self.net {
+            self.acc.clear();
+            self.acc.resize(2 * net.hidden(), 0);
+            net.refresh(&self.pos, &mut self.acc);
+        }
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -675,9 +727,17 @@ impl Searcher {
                 self.moved[ply] = history::PieceTo::NONE;
                 self.pos.make_null();
                 self.psq.push(self.psq.last().copied().unwrap_or_default());
+                if let Some(net) = &self.net {
+                    let n = 2 * net.hidden();
+                    let len = self.acc.len();
+                    self.acc.extend_from_within(len - n..);
+                }
                 let score =
                     -self.alpha_beta(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.psq.pop();
+                if let Some(net) = &self.net {
+                    self.acc.truncate(self.acc.len() - 2 * net.hidden());
+                }
                 self.pos.unmake_null();
                 if self.stopped {
                     return 0;

@@ -96,6 +96,7 @@ impl Searcher {
         s.options = self.options;
         s.tt = self.tt.share();
         s.judge = self.judge;
+        s.set_network(self.net.clone());
         s
     }
 

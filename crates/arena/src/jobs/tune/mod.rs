@@ -4,6 +4,7 @@
 //! parameters out of the engine's one table, and result folders that are never overwritten
 //! silently.
 
+pub mod nnue;
 pub mod spsa;
 pub mod texel;
 
