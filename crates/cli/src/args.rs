@@ -185,6 +185,10 @@ pub struct NnueArgs {
     /// Leave out positions whose recorded score is beyond this many centipawns either way.
     #[arg(long)]
     pub max_eval: Option<f64>,
+    /// Train the network as a correction added to the handcrafted evaluation (the engine then
+    /// evaluates with both) instead of a replacement for it.
+    #[arg(long)]
+    pub residual: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,

@@ -107,6 +107,14 @@ fn a_network_is_trained_written_reproducibly_and_plays() {
     };
     assert!(nodes(&stdout).is_some() && nodes(&stdout) != nodes(&plain));
 
+    // A residual network says so in its file.
+    let (code, stdout, stderr) = train(&data, &dir.join("residual"), "1", &["--residual"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("residual"), "{stdout}");
+    let residual =
+        Network::from_bytes(&std::fs::read(dir.join("residual/network.nnue")).unwrap()).unwrap();
+    assert!(residual.residual() && !net.residual());
+
     // Two threads: the same network, byte for byte.
     let (code, _, stderr) = train(&data, &out, "2", &["--force"]);
     assert_eq!(code, 0, "{stderr}");

@@ -91,3 +91,21 @@ fn helper_threads_search_with_the_network() {
     let r = engine.search(&pos, &Limits::nodes(40_000), &mut |_| {});
     assert!(!r.best_move.is_none());
 }
+
+#[test]
+fn a_residual_network_is_added_to_the_handcrafted_evaluation() {
+    let plain = random_network(8, 13);
+    let residual = Arc::new(plain.clone().with_residual(true));
+    let handcrafted = searcher(None);
+    let mut with = searcher(Some(residual.clone()));
+    for fen in FENS {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(
+            with.evaluate(&pos),
+            handcrafted.evaluate(&pos) + plain.evaluate_position(&pos),
+            "{fen}"
+        );
+        // The search's incremental sum agrees (debug assertion at every node).
+        with.search(&pos, &Limits::nodes(5_000), &[], false, &mut |_| {});
+    }
+}

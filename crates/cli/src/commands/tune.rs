@@ -122,6 +122,7 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
         batch: args.batch,
         seed: args.seed,
         k: args.k,
+        residual: args.residual,
     };
     let quiet = args.quiet;
     let outcome = pool.install(|| {
@@ -159,11 +160,16 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
             args.validation
         ),
         format!(
-            "network: 1260 -> {} x2 -> 1, SCReLU, QA {} QB {} SCALE {}",
+            "network: 1260 -> {} x2 -> 1, SCReLU, QA {} QB {} SCALE {}{}",
             args.hidden,
             nnue::QA,
             nnue::QB,
-            nnue::SCALE
+            nnue::SCALE,
+            if args.residual {
+                ", residual (added to the handcrafted evaluation)"
+            } else {
+                ""
+            }
         ),
         format!(
             "settings: adam lr {}, batch {}, {} epochs at most (patience {}), K {}, lambda {}{}",

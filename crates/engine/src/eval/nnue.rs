@@ -9,7 +9,8 @@
 //! beside its material stack.
 //!
 //! File format (all little-endian): the 4 bytes `CHNN`, then u16 version (1), inputs (1,260),
-//! hidden `H`, `QA`, `QB`, and i32 `SCALE`; then i16 input weights (`inputs × H`, row per
+//! hidden `H`, `QA`, `QB`, i32 `SCALE` and u16 flags (bit 0: residual, the output is added to
+//! the handcrafted evaluation instead of replacing it); then i16 input weights (`inputs × H`, row per
 //! input), i16 hidden biases (`H`), i16 output weights (`2H`: the side to move's half first),
 //! and i32 output bias. Input weights and biases are the trained values × `QA`, output weights
 //! × `QB`, the output bias × `QA × QB`; the evaluation in centipawns is the output × `SCALE`.
@@ -25,8 +26,10 @@ pub const INPUTS: usize = 2 * 7 * SQUARE_COUNT;
 pub const MAX_HIDDEN: usize = 1024;
 
 const MAGIC: &[u8; 4] = b"CHNN";
-const VERSION: u16 = 1;
-const HEADER: usize = 4 + 2 * 5 + 4;
+const VERSION: u16 = 2;
+const HEADER: usize = 4 + 2 * 5 + 4 + 2;
+/// Flag bit: the network's output is added to the handcrafted evaluation.
+const RESIDUAL: u16 = 1;
 
 /// Why a network file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -57,6 +60,7 @@ pub struct Network {
     qa: i32,
     qb: i32,
     scale: i32,
+    residual: bool,
     w1: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
@@ -108,6 +112,7 @@ impl Network {
             qa,
             qb,
             scale,
+            residual: false,
             w1: w1.iter().map(|&x| q(x, qa)).collect(),
             b1: b1.iter().map(|&x| q(x, qa)).collect(),
             w2: w2.iter().map(|&x| q(x, qb)).collect(),
@@ -132,6 +137,10 @@ impl Network {
             i32::from(u16_at(12)),
         );
         let scale = i32::from_le_bytes([bytes[14], bytes[15], bytes[16], bytes[17]]);
+        let flags = u16_at(18);
+        if flags & !RESIDUAL != 0 {
+            return Err(NetworkError::Header(format!("unknown flags {flags:#x}")));
+        }
         if inputs != INPUTS {
             return Err(NetworkError::Header(format!(
                 "{inputs} inputs, this engine has {INPUTS}"
@@ -167,6 +176,7 @@ impl Network {
             qa,
             qb,
             scale,
+            residual: flags & RESIDUAL != 0,
             w1: w1.to_vec(),
             b1: b1.to_vec(),
             w2: w2.to_vec(),
@@ -188,11 +198,25 @@ impl Network {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
+        let flags = if self.residual { RESIDUAL } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
         out
+    }
+
+    /// The same network marked residual (`true`: its output is added to the handcrafted
+    /// evaluation) or not.
+    pub fn with_residual(mut self, residual: bool) -> Network {
+        self.residual = residual;
+        self
+    }
+
+    /// Whether the output is added to the handcrafted evaluation instead of replacing it.
+    pub fn residual(&self) -> bool {
+        self.residual
     }
 
     /// Hidden units per perspective.
@@ -328,8 +352,10 @@ mod tests {
         );
         assert_eq!(Network::from_bytes(b"XXXX"), Err(NetworkError::Magic));
         let mut v2 = bytes.clone();
-        v2[4] = 2;
-        assert_eq!(Network::from_bytes(&v2), Err(NetworkError::Version(2)));
+        v2[4] = 3;
+        assert_eq!(Network::from_bytes(&v2), Err(NetworkError::Version(3)));
+        let residual = net.clone().with_residual(true);
+        assert_eq!(Network::from_bytes(&residual.to_bytes()), Ok(residual));
         let mut h0 = bytes;
         h0[8] = 0;
         h0[9] = 0;

@@ -253,6 +253,7 @@ impl Searcher {
     /// Static evaluation of a position from the side to move's view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         match &self.net {
+            Some(net) if net.residual() => self.eval.evaluate(pos) + net.evaluate_position(pos),
             Some(net) => net.evaluate_position(pos),
             None => self.eval.evaluate(pos),
         }
@@ -284,8 +285,19 @@ impl Searcher {
                 },
                 acc
             );
-            return net.evaluate(acc, self.pos.side_to_move());
+            let value = net.evaluate(acc, self.pos.side_to_move());
+            if !net.residual() {
+                return value;
+            }
+            return value + self.handcrafted_eval();
         }
+        self.handcrafted_eval()
+    }
+
+    /// The handcrafted evaluation of the current position (side to move's view) from the
+    /// incremental material stack.
+    #[inline]
+    fn handcrafted_eval(&self) -> i32 {
         let mut red = self.psq.last().copied().unwrap_or_default().value();
         if self.eval.has_optional_terms() {
             red += self.eval.optional_terms(&self.pos);

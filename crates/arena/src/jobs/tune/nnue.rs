@@ -116,6 +116,8 @@ pub struct NnueSettings {
     pub seed: u64,
     /// The sigmoid's scale: `sigmoid(K × centipawns)` is the predicted win probability.
     pub k: f64,
+    /// Train the network as a correction added to the handcrafted evaluation.
+    pub residual: bool,
 }
 
 /// Losses after one epoch.
@@ -247,7 +249,16 @@ fn mean_loss(samples: &[NnueSample], eval_cp: impl Fn(&NnueSample) -> f64 + Sync
     sums.iter().sum::<f64>() / samples.len() as f64
 }
 
-fn weights_loss(w: &Weights, samples: &[NnueSample], k: f64) -> f64 {
+/// The handcrafted evaluation a residual network's output is added to (0 otherwise).
+fn base_cp(s: &NnueSample, residual: bool) -> f64 {
+    if residual {
+        f64::from(s.handcrafted)
+    } else {
+        0.0
+    }
+}
+
+fn weights_loss(w: &Weights, samples: &[NnueSample], k: f64, residual: bool) -> f64 {
     if samples.is_empty() {
         return f64::NAN;
     }
@@ -255,7 +266,7 @@ fn weights_loss(w: &Weights, samples: &[NnueSample], k: f64) -> f64 {
         samples,
         |s| {
             let mut acc = vec![0f32; 2 * w.hidden];
-            f64::from(w.forward(s, &mut acc)) * f64::from(SCALE)
+            f64::from(w.forward(s, &mut acc)) * f64::from(SCALE) + base_cp(s, residual)
         },
         k,
     )
@@ -285,8 +296,8 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let first = NnueEpoch {
         epoch: 0,
-        train: weights_loss(&weights, train, k),
-        validation: weights_loss(&weights, validation, k),
+        train: weights_loss(&weights, train, k, settings.residual),
+        validation: weights_loss(&weights, validation, k, settings.residual),
     };
     progress(&first);
     let mut history = vec![first];
@@ -312,7 +323,8 @@ pub fn train(
                     for &i in chunk {
                         let s = &train[i];
                         let out = f64::from(w.forward(s, &mut acc));
-                        let p = sigmoid(k * out * f64::from(SCALE));
+                        let p =
+                            sigmoid(k * (out * f64::from(SCALE) + base_cp(s, settings.residual)));
                         // d/d out of (p − t)²: 2 (p − t) p (1 − p) ln10/400 K SCALE.
                         let d = 2.0
                             * (p - f64::from(s.target))
@@ -346,8 +358,8 @@ pub fn train(
         }
         let e = NnueEpoch {
             epoch,
-            train: weights_loss(&weights, train, k),
-            validation: weights_loss(&weights, validation, k),
+            train: weights_loss(&weights, train, k, settings.residual),
+            validation: weights_loss(&weights, validation, k, settings.residual),
         };
         progress(&e);
         history.push(e);
@@ -368,7 +380,7 @@ pub fn train(
     if kept == 0 {
         best = weights.clone();
     }
-    let network = best.network();
+    let network = best.network().with_residual(settings.residual);
     let hand = |set: &[NnueSample]| {
         if set.is_empty() {
             f64::NAN
@@ -380,7 +392,11 @@ pub fn train(
         if set.is_empty() {
             f64::NAN
         } else {
-            mean_loss(set, |s| quantised_cp(&network, s), k)
+            mean_loss(
+                set,
+                |s| quantised_cp(&network, s) + base_cp(s, settings.residual),
+                k,
+            )
         }
     };
     NnueOutcome {
