@@ -873,6 +873,8 @@ pub enum RecordArg {
     QuietBoard,
     /// The move played is not a capture (the filter of NNUE data; several times as many).
     QuietMove,
+    /// Every position not in check (what a search evaluates).
+    All,
 }
 
 impl RecordArg {
@@ -881,6 +883,7 @@ impl RecordArg {
         match self {
             RecordArg::QuietBoard => chuhan_arena::jobs::datagen::Record::QuietBoard,
             RecordArg::QuietMove => chuhan_arena::jobs::datagen::Record::QuietMove,
+            RecordArg::All => chuhan_arena::jobs::datagen::Record::All,
         }
     }
 }

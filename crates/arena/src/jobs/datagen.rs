@@ -22,8 +22,8 @@
 //!
 //! `--record` chooses the positions: `quiet-board` (the default) keeps those with no capture on
 //! the board, `quiet-move` those where the move played is not a capture (several times as
-//! many in xiangqi, where some capture is on the board in most positions). Neither keeps a
-//! position in check.
+//! many in xiangqi, where some capture is on the board in most positions), `all` every
+//! position (the kinds a search evaluates, for networks). None keeps a position in check.
 
 use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::MoveLimits;
@@ -84,6 +84,9 @@ pub enum Record {
     /// static worth. Captures on the board are allowed; a game gives several times as many
     /// positions.
     QuietMove,
+    /// Every position not in check, whatever is on the board or played: the kinds of position
+    /// a search evaluates, for training a network that must judge them all.
+    All,
 }
 
 impl Record {
@@ -92,6 +95,7 @@ impl Record {
         match self {
             Record::QuietBoard => "quiet-board",
             Record::QuietMove => "quiet-move",
+            Record::All => "all",
         }
     }
 
@@ -102,7 +106,7 @@ impl Record {
     /// Whether a position may be recorded before its move is known: not in check, and with
     /// `quiet-board` no capture on the board (asked only then: it generates moves).
     fn admits(self, in_check: bool, capture_on_board: impl FnOnce() -> bool) -> bool {
-        !in_check && (self == Record::QuietMove || !capture_on_board())
+        !in_check && (self != Record::QuietBoard || !capture_on_board())
     }
 
     /// Whether an admitted position is kept once its move is known: with `quiet-move`, only
@@ -874,6 +878,10 @@ mod tests {
         assert!(Record::QuietMove.admits(false, || panic!("quiet-move asked the board")));
         assert!(Record::QuietBoard.keeps(true) && Record::QuietBoard.keeps(false));
         assert!(Record::QuietMove.keeps(false) && !Record::QuietMove.keeps(true));
+        // all admits every position not in check and keeps it whatever the move.
+        assert!(Record::All.admits(false, || panic!("all asked the board")));
+        assert!(!Record::All.admits(true, || false));
+        assert!(Record::All.keeps(true) && Record::All.keeps(false));
     }
 
     #[test]
