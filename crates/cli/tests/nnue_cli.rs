@@ -41,6 +41,24 @@ fn train(data: &Path, out: &Path, threads: &str, extra: &[&str]) -> (i32, String
     chuhan(&args)
 }
 
+/// One game pair of the engine file `engine` against `default` at 300 nodes a move.
+fn one_pair(engine: &Path, out: &Path) -> (i32, String, String) {
+    chuhan(&[
+        "match",
+        "--player",
+        engine.to_str().unwrap(),
+        "--player",
+        "default",
+        "--pairs",
+        "1",
+        "--nodes",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ])
+}
+
 #[test]
 fn a_network_is_trained_written_reproducibly_and_plays() {
     let dir = scratch("nnue-cli", "run");
@@ -75,20 +93,7 @@ fn a_network_is_trained_written_reproducibly_and_plays() {
     let config = load_engine_config(&out.join("engine.toml"), &builtin_levels()).unwrap();
     assert_eq!(config.network.as_deref(), Some(&net));
     let engine = out.join("engine.toml");
-    let (code, _, stderr) = chuhan(&[
-        "match",
-        "--player",
-        engine.to_str().unwrap(),
-        "--player",
-        "default",
-        "--pairs",
-        "1",
-        "--nodes",
-        "300",
-        "--out",
-        dir.join("match").to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (code, _, stderr) = one_pair(&engine, &dir.join("match"));
     assert_eq!(code, 0, "{stderr}");
     // The bench with the network searches another tree than the signature's.
     let (code, stdout, stderr) = chuhan(&[
@@ -156,19 +161,7 @@ fn unusable_input_and_broken_networks_are_refused_by_name() {
         ("garbage.toml", "garbage.nnue", "not a Chuhan network"),
     ] {
         let engine = write(&dir, file, &format!("network = \"{network}\"\n"));
-        let (code, _, stderr) = chuhan(&[
-            "match",
-            "--player",
-            engine.to_str().unwrap(),
-            "--player",
-            "default",
-            "--pairs",
-            "1",
-            "--nodes",
-            "100",
-            "--out",
-            dir.join(format!("m-{file}")).to_str().unwrap(),
-        ]);
+        let (code, _, stderr) = one_pair(&engine, &dir.join(format!("m-{file}")));
         assert_eq!(code, 2, "{stderr}");
         assert!(
             stderr.contains(file) && stderr.contains(network) && stderr.contains(expected),
