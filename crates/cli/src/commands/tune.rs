@@ -25,9 +25,13 @@ pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
 /// `chuhan tune nnue`: exit 0 when the network and its files are written, 2 on unusable input.
 fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
     use chuhan_arena::jobs::tune::nnue;
-    if args.threads == Some(0) {
-        bail!("--threads must be at least 1");
-    }
+    check_fit_args(
+        args.threads,
+        args.validation,
+        args.lambda,
+        args.max_eval,
+        Some(args.k),
+    )?;
     if args.epochs == 0 || args.patience == 0 || args.batch == 0 {
         bail!("--epochs, --patience and --batch must be at least 1");
     }
@@ -38,25 +42,8 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
             chuhan_engine::eval::nnue::MAX_HIDDEN
         );
     }
-    if !(0.0..1.0).contains(&args.validation) {
-        bail!(
-            "--validation {} must be at least 0 and below 1",
-            args.validation
-        );
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--lambda {} must be between 0 and 1", args.lambda);
-    }
-    if !(args.k.is_finite() && args.k > 0.0) {
-        bail!("--k {} must be a positive number", args.k);
-    }
     if !(args.lr.is_finite() && args.lr > 0.0) {
         bail!("--lr {} must be a positive number", args.lr);
-    }
-    if let Some(max) = args.max_eval {
-        if !(max.is_finite() && max >= 0.0) {
-            bail!("--max-eval {max} must be a number of at least 0");
-        }
     }
     let out = choose_out_dir(args.out.as_deref(), args.force, "nnue")?;
     let _lock = chuhan_arena::play::results::lock_folder(&out)?;
@@ -228,35 +215,50 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// Checks the numeric arguments before any work.
-fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
-    if args.threads == Some(0) {
+/// The arguments `tune texel` and `tune nnue` share, checked before any work.
+fn check_fit_args(
+    threads: Option<usize>,
+    validation: f64,
+    lambda: f64,
+    max_eval: Option<f64>,
+    k: Option<f64>,
+) -> anyhow::Result<()> {
+    if threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    if args.epochs == 0 {
-        bail!("--epochs must be at least 1");
+    if !(0.0..1.0).contains(&validation) {
+        bail!("--validation {validation} must be at least 0 and below 1");
     }
-    if !(0.0..1.0).contains(&args.validation) {
-        bail!(
-            "--validation {} must be at least 0 and below 1",
-            args.validation
-        );
+    if !(0.0..=1.0).contains(&lambda) {
+        bail!("--lambda {lambda} must be between 0 and 1");
     }
-    if args.patience.is_some() && args.validation == 0.0 {
-        bail!("--patience stops on the validation loss: give --validation above 0");
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--lambda {} must be between 0 and 1", args.lambda);
-    }
-    if let Some(max) = args.max_eval {
+    if let Some(max) = max_eval {
         if !(max.is_finite() && max >= 0.0) {
             bail!("--max-eval {max} must be a number of at least 0");
         }
     }
-    if let Some(k) = args.k {
+    if let Some(k) = k {
         if !(k.is_finite() && k > 0.0) {
             bail!("--k {k} must be a positive number");
         }
+    }
+    Ok(())
+}
+
+/// Checks the numeric arguments before any work.
+fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
+    check_fit_args(
+        args.threads,
+        args.validation,
+        args.lambda,
+        args.max_eval,
+        args.k,
+    )?;
+    if args.epochs == 0 {
+        bail!("--epochs must be at least 1");
+    }
+    if args.patience.is_some() && args.validation == 0.0 {
+        bail!("--patience stops on the validation loss: give --validation above 0");
     }
     let lr = args
         .lr
