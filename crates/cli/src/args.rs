@@ -147,12 +147,38 @@ pub enum TuneCommand {
     Nnue(NnueArgs),
 }
 
-/// `chuhan tune nnue`.
+/// The flags `tune texel` and `tune nnue` share: the labelled positions, their split, the
+/// threads and --force.
 #[derive(Debug, Args)]
-pub struct NnueArgs {
+pub struct FitDataArgs {
     /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
     #[arg(long)]
     pub data: PathBuf,
+    /// Seed for the train/validation split (and, for nnue, the initial weights and the
+    /// shuffles).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fraction of games (or positions, without `#game` markers) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Leave out positions whose recorded score (the data's `eval` field) is beyond this many
+    /// centipawns either way, such as mate scores (default: keep every position).
+    #[arg(long)]
+    pub max_eval: Option<f64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write into a non-empty --out folder, replacing its files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `chuhan tune nnue`.
+#[derive(Debug, Args)]
+pub struct NnueArgs {
+    /// The data, its split, threads and --force.
+    #[command(flatten)]
+    pub fit: FitDataArgs,
     /// Hidden units per side.
     #[arg(long, default_value_t = 32)]
     pub hidden: usize,
@@ -169,12 +195,6 @@ pub struct NnueArgs {
     /// Positions per step.
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
-    /// Seed for the split, the initial weights and the shuffles.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Fraction of games held out for validation.
-    #[arg(long, default_value_t = 0.1)]
-    pub validation: f64,
     /// Scaling constant K of the sigmoid (win probability of K × centipawns).
     #[arg(long, default_value_t = 0.68)]
     pub k: f64,
@@ -182,22 +202,13 @@ pub struct NnueArgs {
     /// `datagen --engine` data).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f64,
-    /// Leave out positions whose recorded score is beyond this many centipawns either way.
-    #[arg(long)]
-    pub max_eval: Option<f64>,
     /// Train the network as a correction added to the handcrafted evaluation (the engine then
     /// evaluates with both) instead of a replacement for it.
     #[arg(long)]
     pub residual: bool,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Output folder (default: results/<date>-nnue). Must be empty unless --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Write into a non-empty --out folder, replacing its files.
-    #[arg(long)]
-    pub force: bool,
     /// No progress output on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -206,9 +217,9 @@ pub struct NnueArgs {
 /// `chuhan tune texel`.
 #[derive(Debug, Args)]
 pub struct TexelArgs {
-    /// Labelled positions, one `FEN;result;ply;eval` a line (`chuhan datagen` output).
-    #[arg(long)]
-    pub data: PathBuf,
+    /// The data, its split, threads and --force.
+    #[command(flatten)]
+    pub fit: FitDataArgs,
     /// Parameters to tune: group names (material, pst, eg, eval) or exact parameter names,
     /// comma-separated. Only linear parameters can be tuned. The default leaves out `eg`, the
     /// endgame offsets.
@@ -232,12 +243,6 @@ pub struct TexelArgs {
             .map(|s| s.parse::<Optimizer>().expect("a listed optimizer")),
     )]
     pub optimizer: Optimizer,
-    /// Seed for the train/validation split.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Fraction of games (or positions, without `#game` markers) held out for validation.
-    #[arg(long, default_value_t = 0.1)]
-    pub validation: f64,
     /// Scaling constant K (default: fitted on the untuned evaluation).
     #[arg(long)]
     pub k: Option<f64>,
@@ -246,19 +251,9 @@ pub struct TexelArgs {
     /// 0 fits the scores an external engine reported (`datagen --engine`).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
-    /// Leave out positions whose recorded score (the data's `eval` field) is beyond this many
-    /// centipawns either way, such as mate scores (default: keep every position).
-    #[arg(long)]
-    pub max_eval: Option<f64>,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// Output folder (default: results/<date>-texel). Must be empty unless --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Write into a non-empty --out folder, replacing its files.
-    #[arg(long)]
-    pub force: bool,
     /// Start from this engine config's parameters instead of the defaults.
     #[arg(long)]
     pub base: Option<PathBuf>,

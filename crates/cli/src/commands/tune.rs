@@ -1,7 +1,7 @@
 //! `chuhan tune texel` (load labelled positions, fit K, tune, write the results folder) and the
 //! dispatch to `chuhan tune spsa` ([`super::spsa`]).
 
-use crate::args::{NnueArgs, TexelArgs, TuneCommand};
+use crate::args::{FitDataArgs, NnueArgs, TexelArgs, TuneCommand};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
@@ -25,13 +25,7 @@ pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
 /// `chuhan tune nnue`: exit 0 when the network and its files are written, 2 on unusable input.
 fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
     use chuhan_arena::jobs::tune::nnue;
-    check_fit_args(
-        args.threads,
-        args.validation,
-        args.lambda,
-        args.max_eval,
-        Some(args.k),
-    )?;
+    check_fit_args(&args.fit, args.lambda, Some(args.k))?;
     if args.epochs == 0 || args.patience == 0 || args.batch == 0 {
         bail!("--epochs, --patience and --batch must be at least 1");
     }
@@ -45,20 +39,20 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
     if !(args.lr.is_finite() && args.lr > 0.0) {
         bail!("--lr {} must be a positive number", args.lr);
     }
-    let out = choose_out_dir(args.out.as_deref(), args.force, "nnue")?;
+    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "nnue")?;
     let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.force {
+    if !args.fit.force {
         choose_out_dir(Some(&out), false, "nnue")?;
     }
     crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
     let started = Instant::now();
-    let source = args.data.display().to_string();
+    let source = args.fit.data.display().to_string();
     let (train, validation, games) = pool.install(|| -> anyhow::Result<_> {
-        let text =
-            std::fs::read_to_string(&args.data).with_context(|| format!("cannot read {source}"))?;
+        let text = std::fs::read_to_string(&args.fit.data)
+            .with_context(|| format!("cannot read {source}"))?;
         let mut positions = texel::parse_data(&text, &source)?;
-        if let Some(max) = args.max_eval {
+        if let Some(max) = args.fit.max_eval {
             let dropped = texel::drop_extreme_scores(&mut positions, max);
             if !args.quiet {
                 eprintln!("left out {dropped} positions scored beyond ±{max} (--max-eval)");
@@ -67,7 +61,7 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
         if positions.is_empty() {
             bail!("{source}: no positions to train on");
         }
-        let split = texel::split(&positions, args.validation, args.seed);
+        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
         let games = positions
             .iter()
             .map(|p| p.game)
@@ -107,7 +101,7 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
         patience: Some(args.patience),
         learning_rate: args.lr,
         batch: args.batch,
-        seed: args.seed,
+        seed: args.fit.seed,
         k: args.k,
         residual: args.residual,
     };
@@ -143,8 +137,8 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
             train.len() + validation.len(),
             train.len(),
             validation.len(),
-            args.seed,
-            args.validation
+            args.fit.seed,
+            args.fit.validation
         ),
         format!(
             "network: 1260 -> {} x2 -> 1, SCReLU, QA {} QB {} SCALE {}{}",
@@ -166,7 +160,7 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
             args.patience,
             args.k,
             args.lambda,
-            args.max_eval
+            args.fit.max_eval
                 .map_or_else(String::new, |m| format!(", max-eval {m}"))
         ),
         format!(
@@ -215,14 +209,16 @@ fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// The arguments `tune texel` and `tune nnue` share, checked before any work.
-fn check_fit_args(
-    threads: Option<usize>,
-    validation: f64,
-    lambda: f64,
-    max_eval: Option<f64>,
-    k: Option<f64>,
-) -> anyhow::Result<()> {
+/// The arguments `tune texel` and `tune nnue` share, checked before any work: their
+/// [`FitDataArgs`], and `--lambda` and `--k` (`None`: texel fits K), which each declares with
+/// its own default.
+fn check_fit_args(fit: &FitDataArgs, lambda: f64, k: Option<f64>) -> anyhow::Result<()> {
+    let FitDataArgs {
+        threads,
+        validation,
+        max_eval,
+        ..
+    } = *fit;
     if threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -247,17 +243,11 @@ fn check_fit_args(
 
 /// Checks the numeric arguments before any work.
 fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
-    check_fit_args(
-        args.threads,
-        args.validation,
-        args.lambda,
-        args.max_eval,
-        args.k,
-    )?;
+    check_fit_args(&args.fit, args.lambda, args.k)?;
     if args.epochs == 0 {
         bail!("--epochs must be at least 1");
     }
-    if args.patience.is_some() && args.validation == 0.0 {
+    if args.patience.is_some() && args.fit.validation == 0.0 {
         bail!("--patience stops on the validation loss: give --validation above 0");
     }
     let lr = args
@@ -292,21 +282,21 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
              (eval.hanging); Texel tunes the linear part only and ignores it"
         );
     }
-    let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;
+    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
     // Held until the outputs are written: one writer per results folder.
     let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.force {
+    if !args.fit.force {
         // Checked again under the lock: another run may have written there since.
         choose_out_dir(Some(&out), false, "texel")?;
     }
     // Texel keeps nothing until its outputs are written: an interrupted run starts again.
     crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
     let started = Instant::now();
 
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
-        let positions = within_max_eval(args, texel::read_data(&args.data)?)?;
-        let split = texel::split(&positions, args.validation, args.seed);
+        let positions = within_max_eval(args, texel::read_data(&args.fit.data)?)?;
+        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
         check_held_out(args, &split)?;
         let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
         Ok((positions, split, problem))
@@ -394,13 +384,13 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
             ..ChessConfig::default()
         },
     };
-    let out = choose_out_dir(args.out.as_deref(), args.force, "texel")?;
+    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
     let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.force {
+    if !args.fit.force {
         choose_out_dir(Some(&out), false, "texel")?;
     }
     crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.threads)?;
+    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
     let started = Instant::now();
     let values: Vec<f64> = EvalParams::NAMES
         .iter()
@@ -412,8 +402,9 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
         .map(|&i| (values[i] - 2000.0, values[i] + 2000.0))
         .collect();
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
-        let positions = within_max_eval(args, texel::read_data_for(&args.data, GameKind::Chess)?)?;
-        let split = texel::split(&positions, args.validation, args.seed);
+        let positions =
+            within_max_eval(args, texel::read_data_for(&args.fit.data, GameKind::Chess)?)?;
+        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
         check_held_out(args, &split)?;
         let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
         Ok((positions, split, problem))
@@ -451,8 +442,8 @@ fn check_held_out(args: &TexelArgs, split: &texel::Split) -> anyhow::Result<()> 
         bail!(
             "{}: --patience: no game is held out for validation (--validation {} of too few \
              games); give more games or a larger --validation",
-            args.data.display(),
-            args.validation
+            args.fit.data.display(),
+            args.fit.validation
         );
     }
     Ok(())
@@ -469,7 +460,8 @@ fn optimizer_line(args: &TexelArgs, settings: &TexelSettings, lr: f64) -> String
             .patience
             .map_or_else(String::new, |p| format!(" at most (patience {p})")),
         settings.lambda,
-        args.max_eval
+        args.fit
+            .max_eval
             .map_or_else(String::new, |m| format!(", max-eval {m}"))
     )
 }
@@ -479,13 +471,13 @@ fn within_max_eval(
     args: &TexelArgs,
     mut positions: Vec<texel::LabelledPosition>,
 ) -> anyhow::Result<Vec<texel::LabelledPosition>> {
-    if let Some(max) = args.max_eval {
+    if let Some(max) = args.fit.max_eval {
         let dropped = texel::drop_extreme_scores(&mut positions, max);
         eprintln!("left out {dropped} positions scored beyond ±{max} (--max-eval)");
         if positions.is_empty() {
             bail!(
                 "{}: no position is scored within ±{max} (--max-eval)",
-                args.data.display()
+                args.fit.data.display()
             );
         }
     }
@@ -528,12 +520,12 @@ fn header_start(
         env!("CARGO_PKG_VERSION")
     )];
     lines.extend(game.map(str::to_string));
-    lines.push(format!("data: {}", args.data.display()));
+    lines.push(format!("data: {}", args.fit.data.display()));
     lines.push(format!(
         "positions: {} from {games} games ({train} train, {validation} validation; seed {}, validation fraction {})",
         train + validation,
-        args.seed,
-        args.validation
+        args.fit.seed,
+        args.fit.validation
     ));
     lines
 }
