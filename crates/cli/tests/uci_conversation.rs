@@ -113,3 +113,36 @@ fn full_conversation() {
     let status = e.child.wait().unwrap();
     assert!(status.success());
 }
+
+/// A search stopped inside an iteration may play a move no completed iteration printed; the
+/// last `info` line before `bestmove` still names that move first in its pv (GUIs and the
+/// arena read its score as the score of the move played). Along this game (60 plies, node
+/// limits from 300 to 3,113), two searches play such a move (plies 27 and 39).
+#[test]
+fn the_last_info_line_is_the_move_played() {
+    let mut e = Uci::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("ucinewgame");
+    let mut moves = vec!["h2e2".to_string(), "h9g7".to_string()];
+    for ply in 0..60 {
+        let nodes = 300 + 97 * (ply % 30);
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send(&format!("go nodes {nodes}"));
+        let out = e.until("bestmove");
+        let best = out.last().unwrap().split_whitespace().nth(1).unwrap();
+        let last = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap_or_else(|| panic!("no info line: {out:?}"));
+        let pv = last.split(" pv ").nth(1).unwrap_or_default();
+        assert_eq!(
+            pv.split_whitespace().next(),
+            Some(best),
+            "ply {ply}, go nodes {nodes}: {out:?}"
+        );
+        moves.push(best.to_string());
+    }
+    e.send("quit");
+}

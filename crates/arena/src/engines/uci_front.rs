@@ -365,6 +365,36 @@ pub fn info_line<M: std::fmt::Display>(i: &chuhan_engine::search::SearchInfo<M>)
     )
 }
 
+/// The `info` line to print before `bestmove` when the search's last printed line does not
+/// give the move played and its score: a search stopped inside an iteration can return a new
+/// best move (and score) that no completed iteration printed. GUIs and the arena read the last
+/// `info` score as the score of the move played; without this line it would be the replaced
+/// move's. `printed` is the first move and score of the last printed line. None when that line
+/// already matches, or there is no move.
+pub fn final_info_line<M: std::fmt::Display + PartialEq + Clone>(
+    result: &chuhan_engine::search::SearchResult<M>,
+    printed: Option<(M, i32)>,
+    elapsed: Duration,
+    none: &M,
+) -> Option<String> {
+    if result.best_move == *none || printed == Some((result.best_move.clone(), result.score)) {
+        return None;
+    }
+    let pv = if result.pv.first() == Some(&result.best_move) {
+        result.pv.clone()
+    } else {
+        vec![result.best_move.clone()]
+    };
+    Some(info_line(&chuhan_engine::search::SearchInfo {
+        depth: result.depth.max(1),
+        seldepth: result.seldepth,
+        score: result.score,
+        nodes: result.nodes,
+        elapsed,
+        pv,
+    }))
+}
+
 /// `bestmove <move>`, `0000` when there is none.
 pub fn bestmove_line(best: Option<String>) -> String {
     format!("bestmove {}", best.unwrap_or_else(|| "0000".into()))
@@ -373,6 +403,59 @@ pub fn bestmove_line(best: Option<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_final_info_line_is_printed_only_for_a_move_or_score_not_yet_printed() {
+        let mut pos = Position::startpos();
+        let mut parse = |s: &str| pos.parse_uci_move(s).unwrap();
+        let moves = [parse("b0c2"), parse("h2e2"), parse("h0g2")];
+        let mv = |s: &str| {
+            moves[["b0c2", "h2e2", "h0g2"]
+                .iter()
+                .position(|&m| m == s)
+                .unwrap()]
+        };
+        let none = chuhan_engine::Move::NONE;
+        let result = chuhan_engine::search::SearchResult {
+            best_move: mv("b0c2"),
+            score: 37,
+            depth: 3,
+            seldepth: 5,
+            nodes: 600,
+            pv: vec![mv("h2e2"), mv("h0g2")],
+            root_scores: Vec::new(),
+        };
+        let t = Duration::from_millis(2);
+        // Already printed: nothing more.
+        assert_eq!(
+            final_info_line(&result, Some((mv("b0c2"), 37)), t, &none),
+            None
+        );
+        // Another move printed last (or none at all): a line whose pv is the move played,
+        // since the result's pv belongs to the replaced move.
+        let line = "info depth 3 seldepth 5 score cp 37 nodes 600 nps 300000 time 2 pv b0c2";
+        for printed in [Some((mv("h2e2"), 37)), None] {
+            let got = final_info_line(&result, printed, t, &none);
+            assert_eq!(got.as_deref(), Some(line));
+        }
+        // Same move, another score: the line gives the score, and keeps a pv that starts
+        // with the move.
+        let with_pv = chuhan_engine::search::SearchResult {
+            pv: vec![mv("b0c2"), mv("h0g2")],
+            ..result.clone()
+        };
+        let got = final_info_line(&with_pv, Some((mv("b0c2"), 20)), t, &none).unwrap();
+        assert!(
+            got.ends_with("score cp 37 nodes 600 nps 300000 time 2 pv b0c2 h0g2"),
+            "{got}"
+        );
+        // No move: nothing.
+        let nothing = chuhan_engine::search::SearchResult {
+            best_move: none,
+            ..result
+        };
+        assert_eq!(final_info_line(&nothing, None, t, &none), None);
+    }
 
     #[test]
     fn commands_tokenize_and_write_back() {

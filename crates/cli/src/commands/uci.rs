@@ -3,7 +3,7 @@
 //! Malformed input never ends the session: an `info string` names the problem, and that holds
 //! for bytes too (invalid UTF-8, lines of any length: see [`serve`]).
 
-use super::uci_common::{bestmove_line, emit, info_line, parse_go, Out};
+use super::uci_common::{bestmove_line, emit, final_info_line, info_line, parse_go, Out};
 use chuhan_arena::engines::uci_front::{
     parse_command, xiangqi_option, xiangqi_position, Command, XiangqiOption,
 };
@@ -205,8 +205,16 @@ impl Session {
         let ply = self.game_ply;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut e) = engine.lock() else { return };
-            let mut info = |i: &SearchInfo| emit(&out, &info_line(i));
+            let start = std::time::Instant::now();
+            let mut printed = None;
+            let mut info = |i: &SearchInfo| {
+                printed = i.pv.first().map(|&m| (m, i.score));
+                emit(&out, &info_line(i));
+            };
             let r = e.choose_move(&pos, &[], &limits, ply, &mut info);
+            if let Some(line) = final_info_line(&r, printed, start.elapsed(), &Move::NONE) {
+                emit(&out, &line);
+            }
             let best = (r.best_move != Move::NONE).then(|| r.best_move.to_string());
             emit(&out, &bestmove_line(best));
         }));

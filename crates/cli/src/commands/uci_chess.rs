@@ -4,7 +4,7 @@
 //! (an `info string` names the problem).
 
 use super::uci_common::{
-    bestmove_line, emit, info_line, parse_go, split_position, split_setoption, Out,
+    bestmove_line, emit, final_info_line, info_line, parse_go, split_position, split_setoption, Out,
 };
 use chuhan_engine::chess::bench as chess_bench;
 use chuhan_engine::chess::engine::levels;
@@ -298,8 +298,16 @@ impl ChessSession {
         let ply = self.game_ply;
         self.search = Some(std::thread::spawn(move || {
             let Ok(mut e) = engine.lock() else { return };
-            let mut info = |i: &SearchInfo| emit(&out, &info_line(i));
+            let start = std::time::Instant::now();
+            let mut printed = None;
+            let mut info = |i: &SearchInfo| {
+                printed = i.pv.first().map(|&m| (m, i.score));
+                emit(&out, &info_line(i));
+            };
             let r = e.choose_move(&pos, &limits, ply, &mut info);
+            if let Some(line) = final_info_line(&r, printed, start.elapsed(), &Move::NONE) {
+                emit(&out, &line);
+            }
             let best = (r.best_move != Move::NONE).then(|| r.best_move.to_string());
             emit(&out, &bestmove_line(best));
         }));

@@ -4,7 +4,7 @@
 //! protocol the same way.
 
 pub use chuhan_arena::engines::uci_front::{
-    bestmove_line, info_line, parse_go, split_position, split_setoption,
+    bestmove_line, final_info_line, info_line, parse_go, split_position, split_setoption,
 };
 use chuhan_arena::engines::uci_front::{read_capped_line, MAX_LINE_BYTES};
 use std::io::{BufRead, Write};
