@@ -758,6 +758,12 @@ pub struct DatagenArgs {
     /// Which positions are recorded (after the random and skipped plies; never in check).
     #[arg(long, value_enum, default_value_t = RecordArg::QuietBoard)]
     pub record: RecordArg,
+    /// What a position's `eval` field holds with a built-in engine: its static evaluation
+    /// (the default) or its search's score at the node budget (the target for a network
+    /// bootstrapped from the engine's own search). An external engine always records its
+    /// search's score, so the flag is refused with one. Resume with the same flag.
+    #[arg(long, value_enum)]
+    pub score: Option<ScoreArg>,
     /// The game of the self-play (`--engine` then names a chess built-in); resume with the
     /// same flag.
     #[command(flatten)]
@@ -879,6 +885,26 @@ impl RecordArg {
             RecordArg::QuietBoard => chuhan_arena::jobs::datagen::Record::QuietBoard,
             RecordArg::QuietMove => chuhan_arena::jobs::datagen::Record::QuietMove,
             RecordArg::All => chuhan_arena::jobs::datagen::Record::All,
+        }
+    }
+}
+
+/// What datagen records as a position's score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoreArg {
+    /// The engine's static evaluation.
+    Static,
+    /// The score of the engine's search from the position (mate scores as they are: about
+    /// ±30,000).
+    Search,
+}
+
+impl ScoreArg {
+    /// The arena's name for it.
+    pub fn score(self) -> chuhan_arena::jobs::datagen::Score {
+        match self {
+            ScoreArg::Static => chuhan_arena::jobs::datagen::Score::Static,
+            ScoreArg::Search => chuhan_arena::jobs::datagen::Score::Search,
         }
     }
 }

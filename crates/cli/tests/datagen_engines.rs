@@ -271,3 +271,76 @@ fn an_engine_of_the_other_game_or_a_broken_file_is_refused_before_any_file_is_wr
     );
     assert!(!out.exists(), "nothing is written for a refused engine");
 }
+
+/// The eval column of every position line.
+fn evals(path: &Path) -> Vec<i32> {
+    read(path)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.rsplit_once(';').unwrap().1.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn score_search_records_the_scores_chuhan_uci_reports_for_the_same_searches() {
+    let dir = scratch("datagen-engines", "score");
+    let file = chuhan_uci_file(&dir);
+    let (external, search, fixed) = (
+        dir.join("external.txt"),
+        dir.join("search.txt"),
+        dir.join("static.txt"),
+    );
+    let all = ["--record", "all"];
+    let (code, _, err) = datagen_with(file.to_str().unwrap(), &external, "--out", "2", &all);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = datagen_with(
+        "default",
+        &search,
+        "--out",
+        "1",
+        &["--record", "all", "--score", "search"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = datagen_with("default", &fixed, "--out", "2", &all);
+    assert_eq!(code, 0, "{err}");
+    // The same games and positions whatever the score column holds.
+    assert_eq!(positions(&search), positions(&external));
+    assert_eq!(positions(&search), positions(&fixed));
+    let (ext, srch, stat) = (evals(&external), evals(&search), evals(&fixed));
+    assert!(srch.len() > 50, "{}", srch.len());
+    // The in-process search's scores are the ones chuhan uci printed for the same searches
+    // (mate scores aside: UCI reports those in moves).
+    let cp = |e: i32| e.abs() < 20_000;
+    let pairs: Vec<(i32, i32)> = srch
+        .iter()
+        .zip(&ext)
+        .filter(|(a, b)| cp(**a) && cp(**b))
+        .map(|(a, b)| (*a, *b))
+        .collect();
+    assert!(pairs.len() > 50);
+    assert!(pairs.iter().all(|(a, b)| a == b), "{pairs:?}");
+    // And not the static evaluation: most positions score differently.
+    let same = srch.iter().zip(&stat).filter(|(a, b)| a == b).count();
+    assert!(same * 4 < srch.len(), "{same} of {}", srch.len());
+    // The manifest records the choice (a static run writes nothing), and a resume with
+    // another choice is refused by name before anything changes.
+    assert!(read(&dir.join("search.txt.manifest.toml")).contains("score = \"search\""));
+    assert!(!read(&dir.join("static.txt.manifest.toml")).contains("score"));
+    let before = read(&search);
+    let (code, _, err) = datagen_with("default", &search, "--resume", "1", &all);
+    assert_ne!(code, 0);
+    assert!(err.contains("--score"), "{err}");
+    assert_eq!(read(&search), before);
+    // An external engine has no static evaluation: the flag is refused, no file written.
+    let refused = dir.join("refused.txt");
+    let (code, _, err) = datagen_with(
+        file.to_str().unwrap(),
+        &refused,
+        "--out",
+        "1",
+        &["--score", "static"],
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("--score"), "{err}");
+    assert!(!refused.exists());
+}

@@ -68,6 +68,37 @@ pub struct DatagenConfig {
     pub shard: Option<Shard>,
     /// Which positions are recorded.
     pub record: Record,
+    /// What a recorded position's `eval` field holds (built-in engines; an external engine's
+    /// is always its search score).
+    pub score: Score,
+}
+
+/// What a built-in engine's datagen records as a position's score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Score {
+    /// The static evaluation of the engine's parameters (the target Texel tuning of those
+    /// parameters needs: `--lambda 0` on it reproduces them).
+    #[default]
+    Static,
+    /// The score of the engine's search from the position at the run's node budget (the
+    /// target of a network bootstrapped from the engine's own search; mate scores are written
+    /// as they are, about ±30,000: train with `--max-eval`).
+    Search,
+}
+
+impl Score {
+    /// The flag's spelling (`static`, `search`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Score::Static => "static",
+            Score::Search => "search",
+        }
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Score::Static
+    }
 }
 
 /// Which positions of a game datagen records (after the random and skipped plies).
@@ -168,6 +199,10 @@ pub struct DatagenSettings {
     /// back unchanged).
     #[serde(default, skip_serializing_if = "Record::is_default")]
     pub record: Record,
+    /// What the `eval` field holds (not written for `static`, so earlier manifests read back
+    /// unchanged).
+    #[serde(default, skip_serializing_if = "Score::is_default")]
+    pub score: Score,
 }
 
 impl DatagenConfig {
@@ -184,6 +219,7 @@ impl DatagenConfig {
             shard: self.shard.map(|s| s.to_string()),
             game: self.engine.game(),
             record: self.record,
+            score: self.score,
         }
     }
 
@@ -219,6 +255,7 @@ fn differences(a: &DatagenSettings, b: &DatagenSettings) -> Vec<&'static str> {
     check("command", a.command != b.command);
     check("--game", a.game != b.game);
     check("--record", a.record != b.record);
+    check("--score", a.score != b.score);
     out
 }
 
@@ -229,7 +266,8 @@ pub struct Sample {
     pub fen: String,
     /// Ply in the game.
     pub ply: u32,
-    /// Static evaluation from Red's view.
+    /// Score from Red's view: the static evaluation, or with [`Score::Search`] (and for an
+    /// external engine) the search's score.
     pub eval: i32,
 }
 
@@ -306,11 +344,13 @@ pub fn play_selfplay_game(config: &DatagenConfig, index: u64, engine: &mut Engin
                 && config
                     .record
                     .admits(pos.in_check(), || has_capture(&mut pos.clone()));
-            let mv = engine
-                .choose_move(&pos, &allowed, &limits, ply as usize, &mut |_| {})
-                .best_move;
+            let result = engine.choose_move(&pos, &allowed, &limits, ply as usize, &mut |_| {});
+            let mv = result.best_move;
             if candidate && config.record.keeps(pos.is_capture(mv)) {
-                let stm = engine.searcher_mut().evaluate(&pos);
+                let stm = match config.score {
+                    Score::Static => engine.searcher_mut().evaluate(&pos),
+                    Score::Search => result.score,
+                };
                 let red_moves = pos.side_to_move() == Color::Red;
                 samples.push(Sample::new(pos.to_fen(), ply, stm, red_moves));
             }
@@ -362,11 +402,13 @@ pub fn play_chess_selfplay_game(
                 && config
                     .record
                     .admits(pos.in_check(), || legal.iter().any(|&m| pos.is_capture(m)));
-            let mv = engine
-                .choose_move(&pos, &limits, ply as usize, &mut |_| {})
-                .best_move;
+            let result = engine.choose_move(&pos, &limits, ply as usize, &mut |_| {});
+            let mv = result.best_move;
             if candidate && config.record.keeps(pos.is_capture(mv)) {
-                let stm = chess::eval::evaluate(&pos, &engine.config().params);
+                let stm = match config.score {
+                    Score::Static => chess::eval::evaluate(&pos, &engine.config().params),
+                    Score::Search => result.score,
+                };
                 let white_moves = pos.side_to_move() == chess::Color::White;
                 samples.push(Sample::new(pos.to_fen(), ply, stm, white_moves));
             }

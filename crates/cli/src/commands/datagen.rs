@@ -1,9 +1,9 @@
 //! `chuhan datagen`: labelled self-play positions for Texel tuning (format in `chuhan_arena::jobs::datagen`).
 
-use crate::args::DatagenArgs;
+use crate::args::{DatagenArgs, ScoreArg};
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig, DatagenEngine};
+use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig, DatagenEngine, Score};
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
 use chuhan_arena::play::player::builtin::resolve_chess_engine;
@@ -33,6 +33,12 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         }
         _ => None,
     };
+    if external.is_some() && args.score.is_some() {
+        bail!(
+            "--score: {} is an external engine, which has no static evaluation to ask for; its search's score is always recorded (leave --score out)",
+            args.engine
+        );
+    }
     let engine = match kind {
         _ if external.is_some() => {
             let spec = PlayerSpec::External(external.clone().expect("checked"));
@@ -69,6 +75,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
             .map_err(anyhow::Error::msg)?,
         spec: args.engine.clone(),
         record: args.record.record(),
+        score: args.score.map_or(Score::Static, ScoreArg::score),
     };
     // Like every command, `--resume` names what it continues (here the output file).
     let (out, resume) = match (&args.resume, &args.out) {
