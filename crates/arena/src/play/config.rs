@@ -718,14 +718,22 @@ mod tests {
     #[test]
     fn shipped_engine_configs_load() {
         let levels = builtin_levels();
-        for f in ["default", "mobility", "texel"] {
-            let text = std::fs::read_to_string(format!(
+        for f in ["default", "mobility", "texel", "nnue"] {
+            let path = format!(
                 "{}/../../configs/engines/{f}.toml",
                 env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap();
-            let c = parse_engine_config(&text, f, f, &levels).unwrap();
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            let c = parse_engine_config(&text, &path, f, &levels).unwrap();
             assert_eq!(c.name, f);
+            // Only `nnue` evaluates with a network: the shipped one, found beside the
+            // configs (relative to the engine file), a replacement for the handcrafted
+            // evaluation with 64 hidden units per side.
+            let net = c.network.as_deref();
+            assert_eq!(
+                net.map(|n| (n.hidden(), n.residual())),
+                (f == "nnue").then_some((64, false))
+            );
         }
     }
 }
