@@ -237,13 +237,41 @@ pub fn engine_files<'a>(
             continue;
         }
         let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let network = network_of(&path, &text);
         out.push(EngineFile {
             path: shown,
             fnv1a: crate::play::openings::fnv1a_hex(&bytes),
-            text: String::from_utf8_lossy(&bytes).into_owned(),
+            text,
         });
+        // The network file an engine file names is part of the player too: recorded by its
+        // size and hash (it is binary), so a resume notices a replaced network.
+        if let Some(net) = network {
+            let shown = net.display().to_string();
+            if out.iter().any(|f| f.path == shown) {
+                continue;
+            }
+            let bytes = std::fs::read(&net).map_err(io(&net))?;
+            let fnv1a = crate::play::openings::fnv1a_hex(&bytes);
+            out.push(EngineFile {
+                path: shown,
+                text: format!("network file: {} bytes, FNV-1a {fnv1a}", bytes.len()),
+                fnv1a,
+            });
+        }
     }
     Ok(out)
+}
+
+/// The network file an engine file's `network = "FILE"` names (relative to the engine file),
+/// if it has one.
+fn network_of(engine_file: &Path, text: &str) -> Option<PathBuf> {
+    let table: toml::Table = text.parse().ok()?;
+    let net = Path::new(table.get("network")?.as_str()?);
+    Some(match engine_file.parent() {
+        Some(dir) if net.is_relative() => dir.join(net),
+        _ => net.to_path_buf(),
+    })
 }
 
 /// Checks that the engine files `specs` name now are the ones `stored` recorded when the run in
@@ -756,6 +784,42 @@ pub fn default_out_dir(name: &str) -> PathBuf {
         n += 1;
     }
     dir
+}
+
+#[cfg(test)]
+mod engine_file_tests {
+    use super::*;
+
+    #[test]
+    fn the_network_an_engine_file_names_is_recorded_and_checked() {
+        let dir = std::env::temp_dir().join(format!("chuhan-netrec-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("nets")).unwrap();
+        let engine = dir.join("e.toml");
+        std::fs::write(&engine, "name = \"e\"\nnetwork = \"nets/n.nnue\"\n").unwrap();
+        std::fs::write(dir.join("nets/n.nnue"), [1u8, 2, 3]).unwrap();
+        let spec = engine.display().to_string();
+        let stored = engine_files([spec.as_str()]).unwrap();
+        assert_eq!(stored.len(), 2, "{stored:?}");
+        assert_eq!(
+            stored[1].path,
+            dir.join("nets/n.nnue").display().to_string()
+        );
+        assert!(
+            stored[1].text.starts_with("network file: 3 bytes"),
+            "{}",
+            stored[1].text
+        );
+        check_engine_files(&stored, [spec.as_str()], &dir).unwrap();
+        // The same engine file with another network: refused, naming the network.
+        std::fs::write(dir.join("nets/n.nnue"), [1u8, 2, 4]).unwrap();
+        let e = check_engine_files(&stored, [spec.as_str()], &dir).unwrap_err();
+        assert!(e.to_string().contains("n.nnue"), "{e}");
+        // A network that is gone is an error naming it, not a silent pass.
+        std::fs::remove_file(dir.join("nets/n.nnue")).unwrap();
+        let e = check_engine_files(&stored, [spec.as_str()], &dir).unwrap_err();
+        assert!(e.to_string().contains("n.nnue"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 #[cfg(test)]
