@@ -4,7 +4,7 @@ use super::setup::config_from_args;
 use crate::args::MatchArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::play::results::ResultsDir;
+use chuhan_arena::play::results::{spec_label, ResultsDir};
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
 use chuhan_arena::play::setup::{
@@ -41,7 +41,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
         ResultsDir::check_game(dir, game)?;
     }
     crate::commands::setup::check_resume_chess960(args.run.resume.as_deref(), &args.run.game)?;
-    let default_name = format!("match-{}", args.players.join("-"));
+    let labels: Vec<String> = args.players.iter().map(|p| spec_label(p)).collect();
+    let default_name = format!("match-{}", labels.join("-"));
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = choose_config(
         from_args,

@@ -12,7 +12,7 @@ use crate::args::SprtArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::sprt::{JointStop, SprtStop};
-use chuhan_arena::play::results::{ResultsDir, RunConfig, RunKind, SprtSettings};
+use chuhan_arena::play::results::{spec_label, ResultsDir, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
 use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, Finished, PreparedRun};
@@ -74,8 +74,8 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     };
     let default_name = format!(
         "sprt-{}-vs-{}",
-        args.test.as_deref().unwrap_or("test"),
-        args.base.as_deref().unwrap_or("base")
+        spec_label(args.test.as_deref().unwrap_or("test")),
+        spec_label(args.base.as_deref().unwrap_or("base"))
     );
     if let (Some(dir), Some(game)) = (&args.run.resume, args.run.game.kind()) {
         ResultsDir::check_game(dir, game)?;
