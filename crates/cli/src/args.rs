@@ -579,6 +579,11 @@ pub struct BenchArgs {
     /// the network as the evaluation (its node count is not the signature).
     #[arg(long, conflicts_with = "engine")]
     pub network: Option<PathBuf>,
+
+    /// The built-in xiangqi bench with the handcrafted evaluation instead of the default
+    /// engine's network (for speed comparisons; its node count is not the signature).
+    #[arg(long, conflicts_with_all = ["network", "engine"])]
+    pub handcrafted: bool,
     /// Words sent after `bench` (Stockfish: `16 1 13` = hash, threads, depth).
     #[arg(long, requires = "engine", allow_hyphen_values = true)]
     pub bench_args: Option<String>,

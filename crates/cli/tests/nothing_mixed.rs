@@ -96,7 +96,7 @@ fn an_engine_file_edited_since_the_run_started_is_refused_naming_it() {
     let engine = dir.join("mine.toml");
     std::fs::write(
         &engine,
-        "name = \"mine\"\n[params]\neval.mobility.horse = 4\n",
+        "name = \"mine\"\nevaluation = \"handcrafted\"\n[params]\neval.mobility.horse = 4\n",
     )
     .unwrap();
     let e = engine.to_str().unwrap();
@@ -121,7 +121,7 @@ fn an_engine_file_edited_since_the_run_started_is_refused_naming_it() {
     std::fs::write(&games, &header).unwrap();
     std::fs::write(
         &engine,
-        "name = \"mine\"\n[params]\neval.mobility.horse = 9\n",
+        "name = \"mine\"\nevaluation = \"handcrafted\"\n[params]\neval.mobility.horse = 9\n",
     )
     .unwrap();
     for resume in [
@@ -140,7 +140,7 @@ fn an_engine_file_edited_since_the_run_started_is_refused_naming_it() {
     // Restored, it resumes.
     std::fs::write(
         &engine,
-        "name = \"mine\"\n[params]\neval.mobility.horse = 4\n",
+        "name = \"mine\"\nevaluation = \"handcrafted\"\n[params]\neval.mobility.horse = 4\n",
     )
     .unwrap();
     let (code, _, err) = chuhan(&["match", "--quiet", "--resume", r]);
@@ -154,7 +154,7 @@ fn an_engine_file_edited_since_the_run_started_is_refused_naming_it() {
     let before = std::fs::read(&data).unwrap();
     std::fs::write(
         &engine,
-        "name = \"mine\"\n[params]\neval.mobility.horse = 5\n",
+        "name = \"mine\"\nevaluation = \"handcrafted\"\n[params]\neval.mobility.horse = 5\n",
     )
     .unwrap();
     let (code, err) = datagen("3", &["--engine", e, "--resume", data.to_str().unwrap()]);

@@ -535,6 +535,8 @@ fn spsa_writes_games_pgn_when_asked_and_resumes_it_without_duplicates() {
         let mut args = vec![
             "tune",
             "spsa",
+            "--base",
+            "handcrafted",
             "--params-file",
             params.to_str().unwrap(),
             "--iterations",

@@ -26,6 +26,8 @@ fn run_args<'a>(params: &'a str, out_flag: &'a str, dir: &'a str, conc: &'a str)
     vec![
         "tune",
         "spsa",
+        "--base",
+        "handcrafted",
         "--params-file",
         params,
         "--iterations",
@@ -53,7 +55,9 @@ fn same_trajectory_at_any_concurrency_and_after_resume() {
     let two = root.join("two");
     let (code, out, err) = chuhan(&run_args(p, "--out", one.to_str().unwrap(), "1"));
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("material.horse") && out.contains("chuhan sprt --base default --test"));
+    assert!(
+        out.contains("material.horse") && out.contains("chuhan sprt --base handcrafted --test")
+    );
     let (code, out, err) = chuhan(&run_args(p, "--out", two.to_str().unwrap(), "2"));
     assert_eq!(code, 0, "{out}\n{err}");
     let csv = read(&one.join("spsa.csv"));
@@ -120,7 +124,8 @@ fn same_trajectory_at_any_concurrency_and_after_resume() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(read(&cut.join("spsa.csv")), csv);
     let mut other = run_args(p, "--resume", cut.to_str().unwrap(), "1");
-    other[5] = "7";
+    assert_eq!(other[6], "--iterations");
+    other[7] = "7";
     let (code, _, err) = chuhan(&other);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("differs"), "{err}");
@@ -188,5 +193,25 @@ fn parameter_file_errors_exit_2_naming_line_and_field() {
     let (code, _, err) = chuhan(&["tune", "spsa", "--params", "material.queen"]);
     assert_eq!(code, 2);
     assert!(err.contains("material.queen"), "{err}");
+    // The default engine evaluates with a network: tuning the handcrafted evaluation on it
+    // would change nothing, so it is refused by name before anything is written; search
+    // parameters are fine there.
+    let net = root.join("net");
+    let (code, _, err) = chuhan(&[
+        "tune",
+        "spsa",
+        "--params",
+        "eval.tempo",
+        "--iterations",
+        "1",
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("'eval.tempo'") && err.contains("--base handcrafted"),
+        "{err}"
+    );
+    assert!(!net.join("spsa.csv").exists(), "nothing is tuned");
     let _ = std::fs::remove_dir_all(&root);
 }

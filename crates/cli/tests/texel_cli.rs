@@ -108,7 +108,7 @@ fn a_base_config_is_the_starting_point_and_is_kept() {
     let base = write(
         &dir,
         "base.toml",
-        "name = \"mine\"\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\nsearch.contempt = 50\n",
+        "name = \"mine\"\nevaluation = \"handcrafted\"\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\nsearch.contempt = 50\n",
     );
     let out = dir.join("out");
     let (code, _, stderr) = chuhan(&[
@@ -134,6 +134,10 @@ fn a_base_config_is_the_starting_point_and_is_kept() {
     assert_eq!(config.params.value("material.horse"), Ok(440));
     assert_eq!(config.params.value("search.contempt"), Ok(50));
     assert!(!config.options.lmr);
+    assert!(
+        config.network.is_none(),
+        "the tuned file acts on the handcrafted evaluation it was fitted for"
+    );
     // The tuned value moved (a frozen optimizer would leave the start value, the default) by
     // at most 3 steps of 2.
     let start = Params::default().value("material.cannon").unwrap();
@@ -360,7 +364,7 @@ fn patience_stops_early_and_keeps_the_lowest_validation_loss() {
     let base = write(
         &dir,
         "base.toml",
-        "[params]\nmaterial.horse = 300\nmaterial.chariot = 1400\nmaterial.cannon = 600\n",
+        "evaluation = \"handcrafted\"\n[params]\nmaterial.horse = 300\nmaterial.chariot = 1400\nmaterial.cannon = 600\n",
     );
     let out = dir.join("out");
     let run = |extra: &[&str]| {

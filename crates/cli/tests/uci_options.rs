@@ -57,12 +57,16 @@ const MIDDLE: &str = "position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7";
 
 #[test]
 fn a_parameter_option_changes_the_score() {
+    // The handcrafted evaluation's parameters act once `Evaluation` is handcrafted (the
+    // default is the network, checked below).
     let (dear, _) = search(&[
+        "setoption name Evaluation value handcrafted",
         "setoption name material.horse value 600",
         HORSE_UP,
         "go depth 3",
     ]);
     let (cheap, _) = search(&[
+        "setoption name Evaluation value handcrafted",
         "setoption name material.horse value 300",
         HORSE_UP,
         "go depth 3",
@@ -74,6 +78,57 @@ fn a_parameter_option_changes_the_score() {
     assert!(
         a - b > 200,
         "material.horse=300 left the score at {b} (600: {a})"
+    );
+}
+
+#[test]
+fn the_evaluation_option_switches_between_the_network_and_the_handcrafted_evaluation() {
+    let (network, best) = search(&[MIDDLE, "go depth 5"]);
+    let (named, named_best) = search(&[
+        "setoption name Evaluation value network",
+        MIDDLE,
+        "go depth 5",
+    ]);
+    let (handcrafted, _) = search(&[
+        "setoption name Evaluation value handcrafted",
+        MIDDLE,
+        "go depth 5",
+    ]);
+    assert_eq!(
+        (field(&network, "nodes"), field(&network, "cp"), best),
+        (field(&named, "nodes"), field(&named, "cp"), named_best),
+        "network is the default"
+    );
+    assert_ne!(
+        (field(&network, "nodes"), field(&network, "cp")),
+        (field(&handcrafted, "nodes"), field(&handcrafted, "cp")),
+        "the handcrafted evaluation searches another tree"
+    );
+    // A handcrafted-evaluation parameter set while the network evaluates is kept but said.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("chuhan uci starts");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "setoption name material.horse value 450\nisready\nquit"
+    )
+    .unwrap();
+    drop(stdin);
+    let lines: Vec<String> = BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .collect();
+    child.wait().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string material.horse is set")
+                && l.contains("Evaluation is handcrafted")),
+        "{lines:?}"
     );
 }
 

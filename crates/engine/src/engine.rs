@@ -24,8 +24,29 @@ pub struct EngineConfig {
     pub options: SearchOptions,
     /// Difficulty level (None = full strength within the caller's limits).
     pub level: Option<Level>,
-    /// A network that replaces the handcrafted evaluation (None: the handcrafted one).
+    /// A network that replaces the handcrafted evaluation (None: the handcrafted one). The
+    /// default is the network built into the binary ([`crate::eval::nnue::embedded`]).
     pub network: Option<Arc<Network>>,
+}
+
+impl EngineConfig {
+    /// The default engine with the handcrafted evaluation instead of the network (the
+    /// default engine before the network; Texel-tuned parameters act on this one).
+    pub fn handcrafted() -> EngineConfig {
+        EngineConfig {
+            name: "handcrafted".into(),
+            network: None,
+            ..EngineConfig::default()
+        }
+    }
+
+    /// Whether the evaluation parameters (every group but `search`) decide this engine's
+    /// evaluation: true without a network and with a residual one (added to the handcrafted
+    /// evaluation); false when a network replaces it. `material.*` also sets the exchange
+    /// values the search prunes by, but that alone is not what a tuner of it means.
+    pub fn evaluation_params_act(&self) -> bool {
+        self.network.as_ref().map_or(true, |n| n.residual())
+    }
 }
 
 impl Default for EngineConfig {
@@ -35,7 +56,7 @@ impl Default for EngineConfig {
             params: Params::default(),
             options: SearchOptions::default(),
             level: None,
-            network: None,
+            network: Some(crate::eval::nnue::embedded()),
         }
     }
 }

@@ -48,6 +48,7 @@ fn one_thread_is_the_plain_search_and_keeps_the_bench_signature() {
     // And with the same moves and node counts as a bare searcher, also after the engine ran
     // with helpers and went back to one thread (nothing of the helpers is left behind).
     let mut plain = Searcher::new(Default::default(), SearchOptions::default());
+    plain.set_network(Some(chuhan_engine::eval::nnue::embedded()));
     let mut e = engine(2);
     e.search(&positions()[1], &Limits::nodes(30_000), &mut |_| {});
     e.set_threads(1);

@@ -241,6 +241,8 @@ pub enum XiangqiOption {
     Futility(bool),
     /// A parameter of the engine's table (its name as given), within its range.
     Param(String, i64),
+    /// `Evaluation`: `network` (false, the default) or `handcrafted` (true).
+    Handcrafted(bool),
 }
 
 /// Reads a `setoption` of `chuhan uci` (names are case-insensitive but for parameter names;
@@ -303,6 +305,14 @@ pub fn xiangqi_option(
         "lmr" => parse_bool(value).map(XiangqiOption::Lmr),
         "checkextension" => parse_bool(value).map(XiangqiOption::CheckExtension),
         "futility" => parse_bool(value).map(XiangqiOption::Futility),
+        "evaluation" => match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("network") => Ok(XiangqiOption::Handcrafted(false)),
+            Some("handcrafted") => Ok(XiangqiOption::Handcrafted(true)),
+            Some(v) => Err(format!(
+                "Evaluation value '{v}' is not network or handcrafted"
+            )),
+            None => Err("Evaluation needs a value".into()),
+        },
         _ => match (params::index_of(name), value) {
             (Some(_), Some(v)) => {
                 let n = v

@@ -158,9 +158,36 @@ pub enum ConfigError {
         /// The engine's reason.
         error: ParamError,
     },
+    /// `evaluation` is neither `network` nor `handcrafted`.
+    #[error("{file}: evaluation = \"{value}\": expected \"network\" or \"handcrafted\"")]
+    Evaluation {
+        /// The file.
+        file: String,
+        /// The value given.
+        value: String,
+    },
+    /// `evaluation = "handcrafted"` beside `network = FILE`.
+    #[error("{file}: evaluation = \"handcrafted\" and network = \"{}\" name two evaluations: keep one", network.display())]
+    EvaluationAndNetwork {
+        /// The file.
+        file: String,
+        /// The network file named.
+        network: PathBuf,
+    },
+    /// A handcrafted-evaluation parameter on an engine that evaluates with a network, where
+    /// it would change nothing.
+    #[error(
+        "{place}: parameter '{name}' is a term of the handcrafted evaluation, but this engine evaluates with a network, so it would change nothing: add evaluation = \"handcrafted\" to the engine file, or start a player spec from 'handcrafted' (handcrafted:{name}=...)"
+    )]
+    ParamUnderNetwork {
+        /// The file, or `player 'SPEC'`.
+        place: String,
+        /// The parameter.
+        name: String,
+    },
     /// A spec that is neither `default`, a level nor an engine file.
     #[error(
-        "unknown player '{spec}': not 'default', not a level ({known}), and not an engine .toml file"
+        "unknown player '{spec}': not 'default', not 'handcrafted', not a level ({known}), and not an engine .toml file"
     )]
     UnknownPlayer {
         /// The spec.
@@ -297,8 +324,25 @@ struct EngineToml {
     params: Option<toml::Table>,
     level: Option<toml::Value>,
     /// A network file (relative paths from the config file's folder) that replaces the
-    /// handcrafted evaluation.
+    /// handcrafted evaluation (default: the network built into the binary).
     network: Option<PathBuf>,
+    /// `network` (the default) or `handcrafted`.
+    evaluation: Option<String>,
+}
+
+/// The first parameter in `names` that only the handcrafted evaluation reads (every group
+/// but `search`), when `config` evaluates with a network that replaces it.
+pub fn param_without_effect<'a>(
+    config: &EngineConfig,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if config.evaluation_params_act() {
+        return None;
+    }
+    let table = chuhan_engine::params::table();
+    names.into_iter().find(|name| {
+        chuhan_engine::params::index_of(name).is_some_and(|i| table[i].group != "search")
+    })
 }
 
 /// Flattens nested TOML tables into dotted names: `{material = {horse = 440}}` ->
@@ -376,6 +420,24 @@ pub fn parse_engine_config(
         options.futility = s.futility.unwrap_or(options.futility);
     }
     config.options = options;
+    match t.evaluation.as_deref() {
+        None | Some("network") => {}
+        Some("handcrafted") => {
+            if let Some(network) = &t.network {
+                return Err(ConfigError::EvaluationAndNetwork {
+                    file: source.to_string(),
+                    network: network.clone(),
+                });
+            }
+            config.network = None;
+        }
+        Some(other) => {
+            return Err(ConfigError::Evaluation {
+                file: source.to_string(),
+                value: other.to_string(),
+            })
+        }
+    }
     if let Some(path) = t.network {
         let path = match Path::new(source).parent() {
             Some(dir) if path.is_relative() => dir.join(path),
@@ -395,6 +457,14 @@ pub fn parse_engine_config(
     }
     if let Some(p) = t.params {
         apply_params(&mut config.params, &p, source)?;
+        let mut flat = Vec::new();
+        flatten("", &p, &mut flat);
+        if let Some(name) = param_without_effect(&config, flat.iter().map(|(n, _)| n.as_str())) {
+            return Err(ConfigError::ParamUnderNetwork {
+                place: source.to_string(),
+                name: name.to_string(),
+            });
+        }
     }
     config.level =
         match t.level {
@@ -444,7 +514,8 @@ pub fn load_engine_config(path: &Path, levels: &[Level]) -> Result<EngineConfig,
     parse_engine_config(&text, &path.display().to_string(), &stem, levels)
 }
 
-/// Resolves a player spec to an engine configuration: `default` (full strength), a level name
+/// Resolves a player spec to an engine configuration: `default` (full strength, the network
+/// evaluation), `handcrafted` (the same with the handcrafted evaluation), a level name
 /// (`easy`, `medium`, `hard`, or one from `levels`), or a path to an engine TOML file, each
 /// optionally followed by `:key=value,...` overrides. Keys are level keys (`depth`, `nodes`,
 /// `time_ms`, `margin`, `random_rate`, `opening_plies`, `opening_depth`, `opening_margin`, and
@@ -538,6 +609,12 @@ pub fn apply_overrides(
                     spec: spec.to_string(),
                     error,
                 })?;
+            if let Some(name) = param_without_effect(config, [key]) {
+                return Err(ConfigError::ParamUnderNetwork {
+                    place: format!("player '{spec}'"),
+                    name: name.to_string(),
+                });
+            }
         }
     }
     config.name = spec.to_string();
@@ -550,6 +627,9 @@ fn resolve_base_engine(spec: &str, levels: &[Level]) -> Result<EngineConfig, Con
             name: "default".into(),
             ..EngineConfig::default()
         });
+    }
+    if spec == "handcrafted" {
+        return Ok(EngineConfig::handcrafted());
     }
     if let Some(level) = find_level(levels, spec) {
         return Ok(EngineConfig {
@@ -582,7 +662,7 @@ mod tests {
     fn engine_config_overrides_and_dotted_names() {
         let levels = builtin_levels();
         let c = parse_engine_config(
-            "name = \"x\"\ntt_mb = 4\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\n\"eval.tempo\" = 5\n",
+            "name = \"x\"\nevaluation = \"handcrafted\"\ntt_mb = 4\n[search]\nlmr = false\n[params]\nmaterial.horse = 440\n\"eval.tempo\" = 5\n",
             "x.toml",
             "x",
             &levels,
@@ -593,6 +673,39 @@ mod tests {
         assert!(!c.options.lmr && c.options.null_move);
         assert_eq!(c.params.value("material.horse"), Ok(440));
         assert_eq!(c.params.value("eval.tempo"), Ok(5));
+        assert!(
+            c.network.is_none(),
+            "evaluation = \"handcrafted\" drops the network"
+        );
+        // The default evaluation is the embedded network: only search.* parameters act on
+        // it, so the others are refused by name; `network` and `handcrafted` do not mix.
+        let err = parse_engine_config("[params]\n\"eval.tempo\" = 5\n", "y.toml", "y", &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("y.toml") && err.contains("'eval.tempo'"),
+            "{err}"
+        );
+        let c =
+            parse_engine_config("[params]\nsearch.contempt = 5\n", "y.toml", "y", &levels).unwrap();
+        assert_eq!(c.network, EngineConfig::default().network);
+        assert_eq!(c.params.value("search.contempt"), Ok(5));
+        let err = parse_engine_config(
+            "evaluation = \"handcrafted\"\nnetwork = \"n.nnue\"\n",
+            "z.toml",
+            "z",
+            &levels,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("z.toml") && err.contains("keep one"), "{err}");
+        let err = parse_engine_config("evaluation = \"neural\"\n", "z.toml", "z", &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("z.toml") && err.contains("\"neural\""),
+            "{err}"
+        );
         let c = parse_engine_config("level = \"medium\"", "m.toml", "m", &levels).unwrap();
         assert_eq!(c.level, Some(Level::medium()));
         let c =
@@ -673,11 +786,22 @@ mod tests {
             )
         );
         assert_ne!(hard.nodes, Some(300_000));
-        let c = resolve_engine("default:depth=3,margin=40,material.horse=440", &levels).unwrap();
+        let c =
+            resolve_engine("handcrafted:depth=3,margin=40,material.horse=440", &levels).unwrap();
         assert_eq!(c.level.as_ref().unwrap().depth, Some(3));
         assert_eq!(c.level.as_ref().unwrap().margin, 40);
         assert_eq!(c.params.value("material.horse"), Ok(440));
-        assert_eq!(c.name, "default:depth=3,margin=40,material.horse=440");
+        assert!(c.network.is_none());
+        assert_eq!(c.name, "handcrafted:depth=3,margin=40,material.horse=440");
+        // On the network's engine the same parameter would change nothing: refused.
+        let err = resolve_engine("default:depth=3,material.horse=440", &levels)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'default:depth=3,material.horse=440'") && err.contains("handcrafted"),
+            "{err}"
+        );
+        assert!(resolve_engine("hard:search.contempt=0", &levels).is_ok());
     }
 
     #[test]
@@ -718,7 +842,7 @@ mod tests {
     #[test]
     fn shipped_engine_configs_load() {
         let levels = builtin_levels();
-        for f in ["default", "mobility", "texel", "nnue"] {
+        for f in ["default", "mobility", "texel", "terms"] {
             let path = format!(
                 "{}/../../configs/engines/{f}.toml",
                 env!("CARGO_MANIFEST_DIR")
@@ -726,13 +850,13 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let c = parse_engine_config(&text, &path, f, &levels).unwrap();
             assert_eq!(c.name, f);
-            // Only `nnue` evaluates with a network: the shipped one, found beside the
-            // configs (relative to the engine file), a replacement for the handcrafted
-            // evaluation with 64 hidden units per side.
+            // `default` evaluates with the embedded network (64 hidden units per side, a
+            // replacement for the handcrafted evaluation); the tuned files say they act on
+            // the handcrafted one.
             let net = c.network.as_deref();
             assert_eq!(
                 net.map(|n| (n.hidden(), n.residual())),
-                (f == "nnue").then_some((64, false))
+                (f == "default").then_some((64, false))
             );
         }
     }

@@ -13,12 +13,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     if let Some(path) = &args.network {
         return run_network(path, args);
     }
+    if args.handcrafted && args.game != GameArg::Xiangqi {
+        anyhow::bail!("--handcrafted: the chess engine has only its handcrafted evaluation");
+    }
     let (depth, fens, bench): (u32, &[&str], fn(u32) -> chuhan_engine::bench::BenchResult) =
         match args.game {
             GameArg::Xiangqi => (
                 args.depth.unwrap_or(chuhan_engine::bench::BENCH_DEPTH),
                 chuhan_engine::bench::BENCH_FENS,
-                chuhan_engine::bench::run,
+                if args.handcrafted {
+                    chuhan_engine::bench::run_handcrafted
+                } else {
+                    chuhan_engine::bench::run
+                },
             ),
             GameArg::Chess => (
                 args.depth
@@ -33,6 +40,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<u8> {
     let r = bench(depth);
     for (fen, n) in fens.iter().zip(&r.per_position) {
         eprintln!("{n:>10}  {fen}");
+    }
+    if args.handcrafted {
+        outln!("evaluation: handcrafted");
     }
     outln!("depth: {depth}");
     outln!("nodes: {}", r.nodes);

@@ -7,7 +7,7 @@ use super::uci_common::{bestmove_line, emit, final_info_line, info_line, parse_g
 use chuhan_arena::engines::uci_front::{
     parse_command, xiangqi_option, xiangqi_position, Command, XiangqiOption,
 };
-use chuhan_arena::play::config::builtin_levels;
+use chuhan_arena::play::config::{builtin_levels, param_without_effect};
 use chuhan_engine::params;
 use chuhan_engine::search::smp::MAX_THREADS;
 use chuhan_engine::search::tt::MAX_TT_MB;
@@ -131,6 +131,7 @@ impl Session {
         self.say(&combo);
         self.say("option name Skill Level type spin default 20 min 0 max 20");
         self.say("option name Rules type combo default asian var asian var check-only");
+        self.say("option name Evaluation type combo default network var network var handcrafted");
         for (name, on) in [
             ("NullMove", true),
             ("LMR", true),
@@ -174,6 +175,19 @@ impl Session {
                 if let Err(e) = self.config.params.set(&name, n) {
                     return self.say(&format!("info string {e}"));
                 }
+                // Kept either way (a GUI sends its options in any order), but said.
+                if param_without_effect(&self.config, [name.as_str()]).is_some() {
+                    self.say(&format!(
+                        "info string {name} is set, but it is a term of the handcrafted evaluation and the evaluation is the network: it acts once Evaluation is handcrafted"
+                    ));
+                }
+            }
+            XiangqiOption::Handcrafted(handcrafted) => {
+                self.config.network = if handcrafted {
+                    None
+                } else {
+                    EngineConfig::default().network
+                };
             }
         }
         self.rebuild_engine();

@@ -127,7 +127,7 @@ pub fn spsa_run(dir: &Path, iterations: &str, nodes: &str) -> Vec<String> {
         "material.horse, 430, 300, 600, 40, 0.05\neval.tempo, 3, -20, 40, 6, 0.05\n",
     )
     .unwrap();
-    let mut args = strings(&["tune", "spsa", "--params-file"]);
+    let mut args = strings(&["tune", "spsa", "--base", "handcrafted", "--params-file"]);
     args.push(params.display().to_string());
     args.extend(strings(&[
         "--iterations",

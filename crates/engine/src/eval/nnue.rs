@@ -1,8 +1,9 @@
 //! A small perspective network (NNUE, stage 0 of docs/nnue.md): 1,260 inputs per perspective
 //! (own or enemy × 7 kinds × 90 points, the board seen from the perspective's back rank), one
 //! hidden layer of `H` units per perspective, squared clipped ReLU, one output from the side
-//! to move's view. Off by default: the handcrafted evaluation stays unless an engine is given
-//! a network.
+//! to move's view. The default engine evaluates with [`embedded`], a network built into the
+//! binary (`configs/networks/s71-h64.nnue`); an engine without a network evaluates with the
+//! handcrafted evaluation.
 //!
 //! The accumulators (the hidden layer before activation) are kept per colour, so a move
 //! changes two or three rows of each and a null move none; the search keeps a stack of them
@@ -30,6 +31,25 @@ const VERSION: u16 = 2;
 const HEADER: usize = 4 + 2 * 5 + 4 + 2;
 /// Flag bit: the network's output is added to the handcrafted evaluation.
 const RESIDUAL: u16 = 1;
+
+/// The bytes of the network built into the binary: `configs/networks/s71-h64.nnue` (64 hidden
+/// units, trained on 2.26 M positions of our own search's scores; docs/nnue.md).
+pub const EMBEDDED_BYTES: &[u8] = include_bytes!("../../../../configs/networks/s71-h64.nnue");
+
+/// The file the embedded network was built from (for messages and records).
+pub const EMBEDDED_NAME: &str = "s71-h64.nnue";
+
+/// The network built into the binary, parsed once and shared: the default engine's evaluation.
+pub fn embedded() -> std::sync::Arc<Network> {
+    static NET: std::sync::OnceLock<std::sync::Arc<Network>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| {
+        std::sync::Arc::new(
+            // A unit test reads the same bytes: a build whose embedded file is broken fails it.
+            Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"),
+        )
+    })
+    .clone()
+}
 
 /// Why a network file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -337,6 +357,33 @@ pub fn random_network(hidden: usize, seed: u64) -> Network {
 mod tests {
     use super::*;
     use crate::xiangqi::position::Position;
+
+    #[test]
+    fn the_embedded_network_is_the_shipped_file_and_judges_material() {
+        let net = embedded();
+        assert_eq!(net.hidden(), 64);
+        assert!(!net.residual());
+        assert_eq!(net.to_bytes(), EMBEDDED_BYTES);
+        // A chariot up is a large advantage for the side that has it, from either side's view.
+        let up = Position::from_fen(
+            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        let down = Position::from_fen(
+            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        assert!(
+            net.evaluate_position(&up) > 300,
+            "{}",
+            net.evaluate_position(&up)
+        );
+        assert!(
+            net.evaluate_position(&down) < -300,
+            "{}",
+            net.evaluate_position(&down)
+        );
+    }
 
     #[test]
     fn bytes_round_trip_and_bad_files_are_refused() {

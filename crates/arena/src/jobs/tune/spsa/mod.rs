@@ -220,6 +220,12 @@ pub enum SpsaError {
         /// The parameter.
         name: String,
     },
+    /// A handcrafted-evaluation parameter with a base that evaluates with a network.
+    #[error("parameter '{name}' is a term of the handcrafted evaluation, but the base evaluates with a network, so tuning it would change nothing: give --base handcrafted (or an engine file with evaluation = \"handcrafted\")")]
+    ParamUnderNetwork {
+        /// The parameter.
+        name: String,
+    },
     /// A table parameter with an external engine as the base.
     #[error("parameter '{name}' is a built-in table parameter, but the base {file} is an external engine: name its options as option:NAME")]
     TableOnExternal {
@@ -348,9 +354,20 @@ pub fn run(
         Destination::Resume(dir) => (dir.clone(), true),
     };
     let spsa = config.spsa();
-    let (resolved, hash) = resolve_base_for(&config.base, config.game)?;
+    let (mut resolved, hash) = resolve_base_for(&config.base, config.game)?;
     if hash != config.base_hash {
         return Err(SpsaError::BaseChanged(config.base.clone()));
+    }
+    if resumed {
+        // A run that tunes the handcrafted evaluation on a built-in base can only have been
+        // started before the network became the default (it is refused since): its base
+        // meant the handcrafted engine then, and it resumes on that engine.
+        if let SpsaBase::Engine(c) = &mut resolved {
+            let names = spsa.params.iter().map(|p| p.name.as_str());
+            if crate::play::config::param_without_effect(c, names).is_some() && hash.is_none() {
+                c.network = None;
+            }
+        }
     }
     resolved.check_params(&spsa.params)?;
     if concurrency == Some(0) {

@@ -123,10 +123,16 @@ impl SpsaBase {
     /// started once to ask).
     pub fn check_params(&self, params: &[SpsaParam]) -> Result<(), SpsaError> {
         match self {
-            SpsaBase::Engine(_) => {
+            SpsaBase::Engine(c) => {
                 if let Some(p) = params.iter().find(|p| option_name(&p.name).is_some()) {
                     return Err(SpsaError::OptionOnBuiltin {
                         name: p.name.clone(),
+                    });
+                }
+                let names = params.iter().map(|p| p.name.as_str());
+                if let Some(name) = crate::play::config::param_without_effect(c, names) {
+                    return Err(SpsaError::ParamUnderNetwork {
+                        name: name.to_string(),
                     });
                 }
             }
@@ -372,6 +378,9 @@ pub fn tuned_toml(base: &EngineConfig, spsa: &Spsa, theta: &[f64], comment: &str
         let _ = writeln!(s, "# {line}");
     }
     let _ = writeln!(s, "name = \"spsa-tuned\"");
+    if base.network.is_none() {
+        let _ = writeln!(s, "evaluation = \"handcrafted\"");
+    }
     let _ = writeln!(s, "tt_mb = {}", base.options.tt_mb);
     let builtin = builtin_levels();
     if let Some(level) = &base.level {

@@ -53,7 +53,8 @@ pub enum TexelOutputError {
     Report(#[from] HtmlError),
 }
 
-/// The tuned engine config: `name = "texel"`, the base config's search switches, TT size and
+/// The tuned engine config: `name = "texel"`, `evaluation = "handcrafted"` (what the values
+/// are fitted for), the base config's search switches, TT size and
 /// level, and under `[params]` every parameter that differs from the engine default (the
 /// base's own overrides and every tuned value; tuned lines note their base value).
 pub fn tuned_config_toml(
@@ -67,7 +68,8 @@ pub fn tuned_config_toml(
     for h in header {
         let _ = writeln!(s, "# {h}");
     }
-    s.push_str("name = \"texel\"\n");
+    // Texel fits the handcrafted evaluation: the tuned values act on it, not on a network.
+    s.push_str("name = \"texel\"\nevaluation = \"handcrafted\"\n");
     let o = &base.options;
     let d = SearchOptions::default();
     if o.tt_mb != d.tt_mb {
