@@ -97,7 +97,7 @@ pub struct ServeArgs {
 /// `chuhan play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The opponent: a level, `default`, an engine file or an external engine file.
+    /// The opponent: a level, `default`, `handcrafted`, an engine file or an external engine file.
     #[arg(long, default_value = "easy")]
     pub player: String,
     /// Folder the games are saved in as PGN (`game-<n>.pgn`).
@@ -288,7 +288,8 @@ pub struct SpsaArgs {
     /// SPSA); LAG > 0 lets LAG+1 iterations run at once. Results never depend on --concurrency.
     #[arg(long)]
     pub lag: Option<u64>,
-    /// The engine to tune: `default`, a level name, or an engine .toml file (default: default).
+    /// The engine to tune: `default`, `handcrafted` (the handcrafted evaluation, whose
+    /// parameters act only there), a level name, or an engine .toml file (default: default).
     #[arg(long)]
     pub base: Option<String>,
     /// Also write games.pgn (every game of every iteration; `--pgn-format` implies it).
@@ -746,8 +747,9 @@ pub struct DatagenArgs {
     /// Run seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The engine that plays both sides (`default`, a level, a built-in engine .toml, or an
-    /// external engine file with a [uci] table, played at `go nodes N`).
+    /// The engine that plays both sides (`default`, `handcrafted`, a level, a built-in engine
+    /// .toml, or an external engine file with a [uci] table, played at `go nodes N`). Data
+    /// for Texel tuning with `--score static`: `handcrafted`.
     #[arg(long, default_value = "default")]
     pub engine: String,
     /// Output file (`FEN;result;ply;eval` lines and `#game` markers); must be absent or empty.
@@ -787,7 +789,7 @@ pub struct CalibrateArgs {
     /// external engine file as --base: the levels are written as engine files).
     #[arg(long)]
     pub knob: Option<String>,
-    /// Base player the knob is applied to (`default`, a level, an engine .toml, with overrides;
+    /// Base player the knob is applied to (`default`, `handcrafted`, a level, an engine .toml, with overrides;
     /// an external engine file for go-nodes, go-depth, movetime and option:<name>).
     #[arg(long, default_value = "default")]
     pub base: String,

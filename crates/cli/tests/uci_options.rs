@@ -112,9 +112,15 @@ fn the_evaluation_option_switches_between_the_network_and_the_handcrafted_evalua
         .spawn()
         .expect("chuhan uci starts");
     let mut stdin = child.stdin.take().unwrap();
+    // eval.tempo: a pure evaluation term (material values also set the search's exchange
+    // values, so they act under the network too); its default value is not announced.
+    let tempo = chuhan_engine::Params::default()
+        .value("eval.tempo")
+        .unwrap();
     writeln!(
         stdin,
-        "setoption name material.horse value 450\nisready\nquit"
+        "setoption name eval.tempo value {tempo}\nsetoption name eval.tempo value {}\nisready\nquit",
+        tempo + 1
     )
     .unwrap();
     drop(stdin);
@@ -126,8 +132,10 @@ fn the_evaluation_option_switches_between_the_network_and_the_handcrafted_evalua
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("info string material.horse is set")
-                && l.contains("Evaluation is handcrafted")),
+            .filter(|l| l.starts_with("info string eval.tempo is set")
+                && l.contains("Evaluation is handcrafted"))
+            .count()
+            == 1,
         "{lines:?}"
     );
 }

@@ -77,8 +77,9 @@ pub struct DatagenConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Score {
-    /// The static evaluation of the engine's parameters (the target Texel tuning of those
-    /// parameters needs: `--lambda 0` on it reproduces them).
+    /// The engine's static evaluation: with `handcrafted` its parameters' evaluation (the
+    /// target Texel tuning of those parameters needs: `--lambda 0` on it reproduces them);
+    /// with `default`, the network's.
     #[default]
     Static,
     /// The score of the engine's search from the position at the run's node budget (the

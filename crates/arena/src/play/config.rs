@@ -331,7 +331,8 @@ struct EngineToml {
 }
 
 /// The first parameter in `names` that only the handcrafted evaluation reads (every group
-/// but `search`), when `config` evaluates with a network that replaces it.
+/// but `search` and `material`: material values also set the exchange values the search
+/// prunes by), when `config` evaluates with a network that replaces it.
 pub fn param_without_effect<'a>(
     config: &EngineConfig,
     names: impl IntoIterator<Item = &'a str>,
@@ -341,7 +342,8 @@ pub fn param_without_effect<'a>(
     }
     let table = chuhan_engine::params::table();
     names.into_iter().find(|name| {
-        chuhan_engine::params::index_of(name).is_some_and(|i| table[i].group != "search")
+        chuhan_engine::params::index_of(name)
+            .is_some_and(|i| !matches!(table[i].group, "search" | "material"))
     })
 }
 
@@ -507,6 +509,29 @@ pub fn load_engine_config(path: &Path, levels: &[Level]) -> Result<EngineConfig,
         path: path.to_path_buf(),
         source,
     })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "engine".into());
+    parse_engine_config(&text, &path.display().to_string(), &stem, levels)
+}
+
+/// Reads an engine file as the starting point of a fit of the handcrafted evaluation (`tune
+/// texel --base`): a file that names no evaluation (`evaluation` or `network`) is read as
+/// `evaluation = "handcrafted"`, so files written before the network became the default,
+/// whose parameters meant the handcrafted evaluation, still load.
+pub fn load_handcrafted_base(path: &Path, levels: &[Level]) -> Result<EngineConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let names_evaluation = toml::from_str::<toml::Table>(&text)
+        .is_ok_and(|t| t.contains_key("evaluation") || t.contains_key("network"));
+    let text = if names_evaluation {
+        text
+    } else {
+        format!("evaluation = \"handcrafted\"\n{text}")
+    };
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -794,14 +819,17 @@ mod tests {
         assert!(c.network.is_none());
         assert_eq!(c.name, "handcrafted:depth=3,margin=40,material.horse=440");
         // On the network's engine the same parameter would change nothing: refused.
-        let err = resolve_engine("default:depth=3,material.horse=440", &levels)
+        let err = resolve_engine("default:depth=3,eval.tempo=9", &levels)
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("'default:depth=3,material.horse=440'") && err.contains("handcrafted"),
+            err.contains("'default:depth=3,eval.tempo=9'") && err.contains("handcrafted"),
             "{err}"
         );
+        // Search parameters act on every engine, and material values set the search's
+        // exchange values too.
         assert!(resolve_engine("hard:search.contempt=0", &levels).is_ok());
+        assert!(resolve_engine("default:material.horse=440", &levels).is_ok());
     }
 
     #[test]
@@ -837,6 +865,33 @@ mod tests {
             let e = resolve_engine(bad, &levels).unwrap_err().to_string();
             assert!(e.contains("skill"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_texel_base_without_an_evaluation_key_is_read_as_handcrafted() {
+        let dir = std::env::temp_dir().join(format!("chuhan-texel-base-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.toml");
+        std::fs::write(&old, "name = \"old\"\n[params]\n\"eval.tempo\" = 5\n").unwrap();
+        // As a player it is refused (its parameter would change nothing on the network)...
+        let err = load_engine_config(&old, &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("old.toml") && err.contains("'eval.tempo'"),
+            "{err}"
+        );
+        // ... as a Texel base it is what it meant when written: the handcrafted evaluation.
+        let c = load_handcrafted_base(&old, &[]).unwrap();
+        assert!(c.network.is_none());
+        assert_eq!(c.params.value("eval.tempo"), Ok(5));
+        // A file that names its evaluation keeps it.
+        let net = dir.join("net.toml");
+        std::fs::write(
+            &net,
+            "evaluation = \"network\"\n[params]\nsearch.contempt = 3\n",
+        )
+        .unwrap();
+        assert!(load_handcrafted_base(&net, &[]).unwrap().network.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
 use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
 use chuhan_arena::play::any::GameKind;
-use chuhan_arena::play::config::{builtin_levels, load_engine_config};
+use chuhan_arena::play::config::{builtin_levels, load_handcrafted_base};
 use chuhan_arena::report::ProgressReporter;
 use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::EngineConfig;
@@ -270,10 +270,10 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
     }
     let tuned = select_params(&args.params, true).context("--params")?;
     let base: EngineConfig = match &args.base {
-        Some(path) => load_engine_config(path, &builtin_levels())?,
+        Some(path) => load_handcrafted_base(path, &builtin_levels())?,
         None => EngineConfig {
             name: "default".into(),
-            ..EngineConfig::default()
+            ..EngineConfig::handcrafted()
         },
     };
     if chuhan_engine::eval::EvalTables::new(&base.params).has_nonlinear_terms() {

@@ -176,7 +176,10 @@ impl Session {
                     return self.say(&format!("info string {e}"));
                 }
                 // Kept either way (a GUI sends its options in any order), but said.
-                if param_without_effect(&self.config, [name.as_str()]).is_some() {
+                let default = chuhan_engine::Params::default().value(&name).ok();
+                if default != Some(n as i32)
+                    && param_without_effect(&self.config, [name.as_str()]).is_some()
+                {
                     self.say(&format!(
                         "info string {name} is set, but it is a term of the handcrafted evaluation and the evaluation is the network: it acts once Evaluation is handcrafted"
                     ));

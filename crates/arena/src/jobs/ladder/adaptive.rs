@@ -460,7 +460,7 @@ mod tests {
             .expect("the default ladder is adaptive");
         assert_eq!(p.precision, 150.0);
         assert_eq!(p.max_games, Some(240));
-        assert_eq!(p.max_time, Some(Duration::from_secs(480)));
+        assert_eq!(p.max_time, Some(Duration::from_secs(720)));
         p.check(ladder.pairings().len()).unwrap();
         // Unknown keys are still refused, naming the key.
         let text = super::super::DEFAULT_LADDER.replace("precision = 150", "precison = 150");
@@ -474,7 +474,7 @@ mod tests {
             .to_string();
         assert!(e.contains("precison") && e.contains("x.toml"), "{e}");
         let text =
-            super::super::DEFAULT_LADDER.replace("max_time = \"8m\"", "max_time = \"5 weeks\"");
+            super::super::DEFAULT_LADDER.replace("max_time = \"12m\"", "max_time = \"5 weeks\"");
         assert_ne!(
             text,
             super::super::DEFAULT_LADDER,

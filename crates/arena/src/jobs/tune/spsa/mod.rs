@@ -221,10 +221,18 @@ pub enum SpsaError {
         name: String,
     },
     /// A handcrafted-evaluation parameter with a base that evaluates with a network.
-    #[error("parameter '{name}' is a term of the handcrafted evaluation, but the base evaluates with a network, so tuning it would change nothing: give --base handcrafted (or an engine file with evaluation = \"handcrafted\")")]
+    #[error("parameter '{name}' is a term of the handcrafted evaluation, but the base '{base}' evaluates with a network, so tuning it would change nothing: give --base handcrafted (or an engine file with evaluation = \"handcrafted\")")]
     ParamUnderNetwork {
         /// The parameter.
         name: String,
+        /// The base spec.
+        base: String,
+    },
+    /// A base that evaluates with a network file of its own: tuned.toml could not name it.
+    #[error("the base '{base}' evaluates with a network file of its own, which tuned.toml cannot name yet: tune on the default network or the handcrafted evaluation")]
+    OwnNetwork {
+        /// The base spec.
+        base: String,
     },
     /// A table parameter with an external engine as the base.
     #[error("parameter '{name}' is a built-in table parameter, but the base {file} is an external engine: name its options as option:NAME")]
@@ -358,6 +366,8 @@ pub fn run(
     if hash != config.base_hash {
         return Err(SpsaError::BaseChanged(config.base.clone()));
     }
+    // The base as an SPRT names it: `handcrafted` for an old run resumed on that engine.
+    let mut sprt_base = config.base.clone();
     if resumed {
         // A run that tunes the handcrafted evaluation on a built-in base can only have been
         // started before the network became the default (it is refused since): its base
@@ -366,6 +376,11 @@ pub fn run(
             let names = spsa.params.iter().map(|p| p.name.as_str());
             if crate::play::config::param_without_effect(c, names).is_some() && hash.is_none() {
                 c.network = None;
+                sprt_base = match config.base.split_once(':') {
+                    Some(("default", rest)) => format!("handcrafted:{rest}"),
+                    None if config.base == "default" => "handcrafted".into(),
+                    _ => format!("{} (with evaluation = \"handcrafted\")", config.base),
+                };
             }
         }
     }
@@ -544,7 +559,7 @@ pub fn run(
     };
     let sprt = format!(
         "chuhan sprt{game_flag} --base {} --test {} --elo0 0 --elo1 5 {limit_flag}",
-        config.base,
+        sprt_base,
         tuned_path.display()
     );
     let comment = format!(

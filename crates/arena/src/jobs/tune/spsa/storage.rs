@@ -133,6 +133,15 @@ impl SpsaBase {
                 if let Some(name) = crate::play::config::param_without_effect(c, names) {
                     return Err(SpsaError::ParamUnderNetwork {
                         name: name.to_string(),
+                        base: c.name.clone(),
+                    });
+                }
+                if c.network
+                    .as_ref()
+                    .is_some_and(|n| **n != *chuhan_engine::eval::nnue::embedded())
+                {
+                    return Err(SpsaError::OwnNetwork {
+                        base: c.name.clone(),
                     });
                 }
             }
@@ -546,6 +555,39 @@ mod tests {
     use super::super::fixtures::*;
     use super::*;
     use crate::play::config::parse_engine_config;
+
+    #[test]
+    fn a_base_is_checked_against_what_its_evaluation_reads() {
+        let p = |name: &str| param(name, 0.0, -20.0, 40.0, 2.0, 0.002);
+        let net = SpsaBase::Engine(EngineConfig::default());
+        // The handcrafted evaluation's terms change nothing on the network: refused, naming
+        // the parameter and the base; search and material parameters act on it.
+        let err = net
+            .check_params(&[p("eval.tempo")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'eval.tempo'") && err.contains("'chuhan'"),
+            "{err}"
+        );
+        net.check_params(&[p("search.contempt"), p("material.horse")])
+            .unwrap();
+        SpsaBase::Engine(EngineConfig::handcrafted())
+            .check_params(&[p("eval.tempo")])
+            .unwrap();
+        // A network of the base's own: tuned.toml could not name its file, so refused.
+        let own = SpsaBase::Engine(EngineConfig {
+            network: Some(std::sync::Arc::new(
+                chuhan_engine::eval::nnue::random_network(8, 3),
+            )),
+            ..EngineConfig::default()
+        });
+        let err = own
+            .check_params(&[p("search.contempt")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("network file of its own"), "{err}");
+    }
 
     #[test]
     fn csv_round_trips_theta_exactly() {
