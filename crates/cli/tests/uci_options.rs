@@ -4,16 +4,22 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-/// Runs one `chuhan uci` session (`commands`, the last a `go` that ends on its own), reads up
-/// to the `bestmove`, quits, and returns the last `info` line with a score and the `bestmove`.
-fn search(commands: &[&str]) -> (String, String) {
+/// A `chuhan uci` process and its input.
+fn start() -> (std::process::Child, std::process::ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
         .arg("uci")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("chuhan uci starts");
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    (child, stdin)
+}
+
+/// Runs one `chuhan uci` session (`commands`, the last a `go` that ends on its own), reads up
+/// to the `bestmove`, quits, and returns the last `info` line with a score and the `bestmove`.
+fn search(commands: &[&str]) -> (String, String) {
+    let (mut child, mut stdin) = start();
     for c in commands {
         writeln!(stdin, "{c}").unwrap();
     }
@@ -105,13 +111,7 @@ fn the_evaluation_option_switches_between_the_network_and_the_handcrafted_evalua
         "the handcrafted evaluation searches another tree"
     );
     // A handcrafted-evaluation parameter set while the network evaluates is kept but said.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("chuhan uci starts");
-    let mut stdin = child.stdin.take().unwrap();
+    let (mut child, mut stdin) = start();
     // eval.tempo: a pure evaluation term (material values also set the search's exchange
     // values, so they act under the network too); its default value is not announced.
     let tempo = chuhan_engine::Params::default()
