@@ -66,29 +66,32 @@ impl Level {
         Level::on_the_dial("easy", 4.0, 500)
     }
 
-    /// The published step between Easy and Medium, about 300 Elo above Easy: skill 7.03
-    /// (2,286 nodes, margin 65, 5.05% random), within 1,000 ms.
+    /// The published step between Easy and Medium, about 300 Elo above Easy: skill 7.13
+    /// (2,367 nodes, margin 64, 4.97% random), within 1,000 ms. (Skill 7.03 before the
+    /// network evaluation, 2026-12-07.)
     pub fn easy_medium() -> Level {
-        Level::on_the_dial("easy-medium", 7.03, 1_000)
+        Level::on_the_dial("easy-medium", 7.13, 1_000)
     }
 
-    /// The published Medium level, about 600 Elo above Easy: skill 9.83 (6,034 nodes, margin
-    /// 51, 3.1% random), within 1,500 ms. (Until 2026-12-06: depth 4, 60,000 nodes, margin 24,
-    /// 2%.)
+    /// The published Medium level, about 600 Elo above Easy: skill 9.99 (6,378 nodes, margin
+    /// 50, 3.01% random), within 1,500 ms. (Skill 9.83 before the network evaluation; until
+    /// 2026-12-06: depth 4, 60,000 nodes, margin 24, 2%.)
     pub fn medium() -> Level {
-        Level::on_the_dial("medium", 9.83, 1_500)
+        Level::on_the_dial("medium", 9.99, 1_500)
     }
 
-    /// The published step between Medium and Hard, about 900 Elo above Easy: skill 12.31
-    /// (14,252 nodes, margin 38, 1.77% random), within 2,000 ms.
+    /// The published step between Medium and Hard, about 900 Elo above Easy: skill 12.77
+    /// (16,715 nodes, margin 36, 1.57% random), within 2,000 ms. (Skill 12.31 before the
+    /// network evaluation.)
     pub fn medium_hard() -> Level {
-        Level::on_the_dial("medium-hard", 12.31, 2_000)
+        Level::on_the_dial("medium-hard", 12.77, 2_000)
     }
 
-    /// The published last step below Hard, about 1,200 Elo above Easy: skill 14.75 (33,199
-    /// nodes, margin 26, 0.83% random), within 3,000 ms.
+    /// The published last step below Hard, about 1,200 Elo above Easy: skill 15.77 (47,277
+    /// nodes, margin 21, 0.54% random), within 3,000 ms. (Skill 14.75 before the network
+    /// evaluation.)
     pub fn hard_lite() -> Level {
-        Level::on_the_dial("hard-lite", 14.75, 3_000)
+        Level::on_the_dial("hard-lite", 15.77, 3_000)
     }
 
     /// The published levels, weakest first: what configs/levels.toml holds.
