@@ -177,16 +177,20 @@ fn parameter_file_errors_exit_2_naming_line_and_field() {
     let full = root.join("full");
     std::fs::create_dir_all(&full).unwrap();
     std::fs::write(full.join("spsa.csv"), "keep me").unwrap();
-    let (code, _, err) = chuhan(&[
-        "tune",
-        "spsa",
-        "--params",
-        "eval.tempo",
-        "--iterations",
-        "2",
-        "--out",
-        full.to_str().unwrap(),
-    ]);
+    // `tune spsa --params eval.tempo` on the default base, into `out`.
+    let tempo_into = |out: &Path| {
+        chuhan(&[
+            "tune",
+            "spsa",
+            "--params",
+            "eval.tempo",
+            "--iterations",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (code, _, err) = tempo_into(&full);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("not empty"), "{err}");
     assert_eq!(read(&full.join("spsa.csv")), "keep me");
@@ -197,16 +201,7 @@ fn parameter_file_errors_exit_2_naming_line_and_field() {
     // would change nothing, so it is refused by name before anything is written; search
     // parameters are fine there.
     let net = root.join("net");
-    let (code, _, err) = chuhan(&[
-        "tune",
-        "spsa",
-        "--params",
-        "eval.tempo",
-        "--iterations",
-        "1",
-        "--out",
-        net.to_str().unwrap(),
-    ]);
+    let (code, _, err) = tempo_into(&net);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("'eval.tempo'") && err.contains("--base handcrafted"),

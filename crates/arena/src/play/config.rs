@@ -704,29 +704,23 @@ mod tests {
         );
         // The default evaluation is the embedded network: only search.* parameters act on
         // it, so the others are refused by name; `network` and `handcrafted` do not mix.
-        let err = parse_engine_config("[params]\n\"eval.tempo\" = 5\n", "y.toml", "y", &levels)
-            .unwrap_err()
-            .to_string();
+        let refused = |text: &str| {
+            parse_engine_config(text, "z.toml", "z", &levels)
+                .unwrap_err()
+                .to_string()
+        };
+        let err = refused("[params]\n\"eval.tempo\" = 5\n");
         assert!(
-            err.contains("y.toml") && err.contains("'eval.tempo'"),
+            err.contains("z.toml") && err.contains("'eval.tempo'"),
             "{err}"
         );
         let c =
             parse_engine_config("[params]\nsearch.contempt = 5\n", "y.toml", "y", &levels).unwrap();
         assert_eq!(c.network, EngineConfig::default().network);
         assert_eq!(c.params.value("search.contempt"), Ok(5));
-        let err = parse_engine_config(
-            "evaluation = \"handcrafted\"\nnetwork = \"n.nnue\"\n",
-            "z.toml",
-            "z",
-            &levels,
-        )
-        .unwrap_err()
-        .to_string();
+        let err = refused("evaluation = \"handcrafted\"\nnetwork = \"n.nnue\"\n");
         assert!(err.contains("z.toml") && err.contains("keep one"), "{err}");
-        let err = parse_engine_config("evaluation = \"neural\"\n", "z.toml", "z", &levels)
-            .unwrap_err()
-            .to_string();
+        let err = refused("evaluation = \"neural\"\n");
         assert!(
             err.contains("z.toml") && err.contains("\"neural\""),
             "{err}"
