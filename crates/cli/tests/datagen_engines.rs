@@ -344,3 +344,46 @@ fn score_search_records_the_scores_chuhan_uci_reports_for_the_same_searches() {
     assert!(err.contains("--score"), "{err}");
     assert!(!refused.exists());
 }
+
+#[test]
+fn a_resume_by_another_engine_build_says_so_and_keeps_the_file() {
+    let dir = scratch("datagen-engines", "build");
+    let out = dir.join("data.txt");
+    let (code, _, err) = datagen("default", &out, "--out", "1");
+    assert_eq!(code, 0, "{err}");
+    let mpath = dir.join("data.txt.manifest.toml");
+    let manifest = read(&mpath);
+    let this_build = format!("bench_signature = \"{}\"", chuhan_engine::bench::SIGNATURE);
+    assert!(manifest.contains(&this_build), "{manifest}");
+    // As if an earlier build had written it.
+    std::fs::write(
+        &mpath,
+        manifest.replace(&this_build, "bench_signature = \"1\""),
+    )
+    .unwrap();
+    let before = read(&out);
+    let (code, _, err) = chuhan(&[
+        "datagen",
+        "--engine",
+        "default",
+        "--games",
+        "4",
+        "--nodes",
+        "600",
+        "--random-plies",
+        "4",
+        "--seed",
+        "5",
+        "--concurrency",
+        "1",
+        "--resume",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let expected = format!(
+        "the run started with engine bench 1 and this chuhan's engine is bench {}: default play",
+        chuhan_engine::bench::SIGNATURE
+    );
+    assert!(err.contains(&expected), "{err}");
+    assert_eq!(read(&out), before, "the finished file is kept as it was");
+}

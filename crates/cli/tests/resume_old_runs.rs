@@ -6,7 +6,8 @@
 //! remaining pairs are generated with the engine's evaluation, so `*.expected.csv` is the
 //! current engine's continuation: regenerate it (resume a copy of the fixture and copy its
 //! games.csv / spsa.csv) when a functional engine change updates the bench signature, and say
-//! so in that commit. It was last made with bench signature 185781.
+//! so in that commit. It was last made with bench signature 185781. Each resume warns that the
+//! engine changed since the run started (the fixtures say bench 1246375).
 
 mod common;
 
@@ -59,12 +60,26 @@ fn complete_lines(path: &Path) -> Vec<String> {
     text[..end].lines().map(String::from).collect()
 }
 
+/// The fixtures were made by the engine of bench 1246375: a resume says that the rest of the
+/// games are played by this build's engine.
+fn says_the_engine_changed(err: &str) {
+    let expected = format!(
+        "the run started with engine bench 1246375 and this chuhan's engine is bench {}",
+        chuhan_engine::bench::SIGNATURE
+    );
+    assert!(
+        err.contains(&expected),
+        "no warning of the engine change:\n{err}"
+    );
+}
+
 fn resumes_with_the_old_games(command: &[&str], name: &str) {
     let dir = copy_of(name);
     let mut args = command.to_vec();
-    args.extend(["--resume", dir.to_str().unwrap(), "--quiet"]);
+    args.extend(["--resume", dir.to_str().unwrap()]);
     let (code, out, err) = common::chuhan(&args);
     assert_eq!(code, 0, "{out}\n{err}");
+    says_the_engine_changed(&err);
     let expected = games_without_time(&data(&format!("{name}.expected.csv")));
     let got = games_without_time(&dir.join("games.csv"));
     // Every complete game of the old folder is kept as it was.
@@ -97,11 +112,11 @@ fn an_old_spsa_folder_resumes_with_the_same_trajectory() {
         "spsa",
         "--resume",
         dir.to_str().unwrap(),
-        "--quiet",
         "--concurrency",
         "2",
     ]);
     assert_eq!(code, 0, "{out}\n{err}");
+    says_the_engine_changed(&err);
     let expected = std::fs::read_to_string(data("spsa.expected.csv")).unwrap();
     let got = std::fs::read_to_string(dir.join("spsa.csv")).unwrap();
     let old = complete_lines(&data("spsa").join("spsa.csv"));

@@ -29,7 +29,9 @@ use crate::play::any::{AnyGame, AnyMove, GameKind};
 use crate::play::limits::MoveLimits;
 use crate::play::player::uci::{ExternalEngine, ExternalPlayer};
 use crate::play::player::{playable_moves, Player as _, PlayerFailure};
-use crate::play::results::{check_engine_files, engine_files, Manifest, ResultsError};
+use crate::play::results::{
+    check_engine_files, engine_build_note, engine_files, recorded_signature, Manifest, ResultsError,
+};
 use crate::play::schedule::Shard;
 use crate::report::Progress;
 use chuhan_engine::chess::{self, ChessConfig, ChessEngine};
@@ -809,6 +811,15 @@ pub fn run(
             });
         }
         check_engine_files(&manifest.engine_files, [settings.engine.as_str()], out)?;
+        if let Some(text) = engine_build_note(
+            recorded_signature(&manifest.bench_signature, settings.game),
+            settings.game.bench_signature(),
+            [settings.engine.as_str()],
+            false,
+            out,
+        ) {
+            on_progress(&Progress::Note { text });
+        }
         // The manifest is written first: a run killed before its first line has no file yet.
         let text = String::from_utf8(existing.unwrap_or_default())
             .map_err(|_| DatagenError::NotText(shown.clone()))?;
@@ -829,6 +840,7 @@ pub fn run(
             std::fs::create_dir_all(dir).map_err(io_error("create", dir))?;
         }
         let mut manifest = Manifest::new(settings.clone());
+        manifest.bench_signature = settings.game.bench_signature().to_string();
         manifest.engine_files = engine_files([settings.engine.as_str()])?;
         crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
         0

@@ -299,6 +299,71 @@ pub fn check_engine_files<'a>(
     Ok(())
 }
 
+/// The warning for a resumed run whose manifest records another engine (bench signature
+/// `stored`) than this build's (`current`, the signature of the game the run plays), when the
+/// rest of the run depends on this build's engine: one of its players moves with it (a
+/// built-in engine player; not `random` or `greedy`), or its openings are generated (a short search of the engine balances them). `None` when the
+/// signatures agree, when the manifest has none, and when every player is an external engine
+/// that is not this chuhan (`{chuhan}`) and the openings come from a book. Old runs still
+/// resume (tests/data/runs): this says so instead of refusing.
+pub fn engine_build_note<'a>(
+    stored: &str,
+    current: u64,
+    specs: impl IntoIterator<Item = &'a str>,
+    generated_openings: bool,
+    what: &Path,
+) -> Option<String> {
+    let stored = stored.trim();
+    if stored.is_empty() || stored == current.to_string() {
+        return None;
+    }
+    let ours: Vec<&str> = specs
+        .into_iter()
+        .filter(|s| {
+            // `random` and `greedy` pick their moves without the engine.
+            let name = s.split_once(':').map_or(*s, |(name, _)| name).trim();
+            !matches!(name, "random" | "greedy") && !plays_elsewhere(s)
+        })
+        .collect();
+    let what_changes = match (ours.is_empty(), generated_openings) {
+        (true, false) => return None,
+        (true, true) => "the openings of the rest of the games are generated".to_string(),
+        (false, _) => format!("{} play the rest of the games", ours.join(", ")),
+    };
+    Some(format!(
+        "--resume {}: the run started with engine bench {stored} and this chuhan's engine is bench \
+         {current}: {what_changes} with this build's engine, not the one of the first games \
+         (finish the run with the build that started it to keep one engine)",
+        what.display(),
+    ))
+}
+
+/// The signature a datagen or SPSA manifest of `game` records, as [`engine_build_note`] reads
+/// it: unknown (empty) for a chess run's manifest written before those recorded the chess
+/// engine's signature (they held the xiangqi engine's).
+pub fn recorded_signature(stored: &str, game: crate::play::any::GameKind) -> &str {
+    let xiangqi = chuhan_engine::bench::SIGNATURE.to_string();
+    if game == crate::play::any::GameKind::Chess && stored.trim() == xiangqi {
+        ""
+    } else {
+        stored
+    }
+}
+
+/// Whether a player spec names an external engine file whose `[uci] command` is not this
+/// chuhan (`{chuhan}`).
+fn plays_elsewhere(spec: &str) -> bool {
+    let command = |text: String| -> Option<bool> {
+        let table: toml::Table = text.parse().ok()?;
+        let command = table.get("uci")?.get("command")?.as_str()?;
+        Some(!command.contains(crate::play::player::uci::CHUHAN_PLACEHOLDER))
+    };
+    engine_file_of(spec)
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(command)
+        .unwrap_or(false)
+}
+
 impl<C> Manifest<C> {
     /// A manifest for a new run of `config`, with version and git state filled in.
     pub fn new(config: C) -> Manifest<C> {
@@ -876,6 +941,49 @@ mod engine_file_tests {
         std::fs::remove_file(dir.join("nets/n.nnue")).unwrap();
         let e = check_engine_files(&stored, [spec.as_str()], &dir).unwrap_err();
         assert!(e.to_string().contains("n.nnue"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_resume_by_another_engine_build_is_named_when_it_changes_the_games() {
+        let dir = std::env::temp_dir().join(format!("chuhan-buildnote-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let other = dir.join("other.toml");
+        std::fs::write(&other, "[uci]\ncommand = \"/usr/games/fairy-stockfish\"\n").unwrap();
+        let ours = dir.join("ours.toml");
+        std::fs::write(&ours, "[uci]\ncommand = \"{chuhan}\"\nargs = [\"uci\"]\n").unwrap();
+        let (other, ours) = (other.display().to_string(), ours.display().to_string());
+        let note = |stored: &str, specs: &[&str], generated: bool| {
+            engine_build_note(stored, 212_586, specs.iter().copied(), generated, &dir)
+        };
+        // The same build, or a manifest that records none: nothing to say.
+        assert_eq!(note("212586", &["default", other.as_str()], true), None);
+        assert_eq!(note("", &["default"], true), None);
+        // Another build: the built-in players are named, with both signatures.
+        let text = note("185781", &["default", other.as_str()], false).expect("a note");
+        assert!(
+            text.contains("bench 185781") && text.contains("bench 212586"),
+            "{text}"
+        );
+        assert!(text.contains("default play the rest"), "{text}");
+        assert!(!text.contains("other.toml"), "{text}");
+        // `chuhan uci` behind an engine file is this build too.
+        let text = note("185781", &[other.as_str(), ours.as_str()], false).expect("a note");
+        assert!(
+            text.contains("ours.toml play") && !text.contains("other.toml"),
+            "{text}"
+        );
+        // External engines, `random` and `greedy` only: the build matters only through
+        // generated openings.
+        assert_eq!(note("185781", &[other.as_str()], false), None);
+        assert_eq!(note("185781", &["random", "greedy"], false), None);
+        let text = note("185781", &["random", "greedy:x=1"], true).expect("a note");
+        assert!(
+            !text.contains("random") && !text.contains("greedy"),
+            "{text}"
+        );
+        let text = note("185781", &[other.as_str()], true).expect("a note");
+        assert!(text.contains("openings of the rest of the games"), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

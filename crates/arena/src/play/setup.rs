@@ -11,8 +11,8 @@ use crate::play::player::resolve_player_for;
 use crate::play::player::uci::UciError;
 use crate::play::player::PlayerSpecError;
 use crate::play::results::{
-    check_engine_files, default_out_dir, engine_files, lock_folder, FolderLock, Manifest,
-    ResultsDir, ResultsError, RunConfig, RunKind,
+    check_engine_files, default_out_dir, engine_build_note, engine_files, lock_folder, FolderLock,
+    Manifest, ResultsDir, ResultsError, RunConfig, RunKind,
 };
 use crate::play::runner::{run, Entrant, Event, PlayedGame, RunPlan, StopRule};
 use crate::play::schedule::{Pairing, Schedule};
@@ -91,6 +91,10 @@ pub struct PreparedRun {
     pub plan: RunPlan,
     /// Where results go.
     pub destination: Destination,
+    /// Whether a resume says so when the folder was started by another engine build (see
+    /// [`engine_build_note`]); off for the later rounds of one adaptive run, which resume the
+    /// folder they have just written.
+    pub note_engine_build: bool,
 }
 
 impl PreparedRun {
@@ -104,6 +108,7 @@ impl PreparedRun {
             config,
             plan,
             destination,
+            note_engine_build: true,
         }
     }
 }
@@ -316,6 +321,7 @@ pub fn execute(
     let plan = &prepared.plan;
     let names: Vec<String> = plan.entrants.iter().map(|e| e.name.clone()).collect();
     let specs = || prepared.config.players.iter().map(|p| p.spec.as_str());
+    let mut build_note = None;
     let (mut dir, done) = match &prepared.destination {
         Destination::New(path) => {
             let mut manifest = Manifest::new(prepared.config.clone());
@@ -324,14 +330,29 @@ pub fn execute(
             (ResultsDir::create(path, &manifest)?, Vec::new())
         }
         Destination::Resume(path) => {
-            let stored = ResultsDir::read_manifest(path)?.engine_files;
-            check_engine_files(&stored, specs(), path)?;
+            let stored = ResultsDir::read_manifest(path)?;
+            check_engine_files(&stored.engine_files, specs(), path)?;
+            if prepared.note_engine_build {
+                build_note = engine_build_note(
+                    &stored.bench_signature,
+                    prepared.config.game.bench_signature(),
+                    specs(),
+                    matches!(
+                        prepared.config.openings,
+                        crate::play::openings::OpeningSource::Generated { .. }
+                    ),
+                    path,
+                );
+            }
             let done = ResultsDir::read_games(path, &plan.schedule, &plan.openings, &names)?;
             (ResultsDir::reopen(path, &done)?, done)
         }
     };
     let job = prepared.config.command.to_string();
     let mut reporter = Reporter::new(&job, labels, describe, audience);
+    if let Some(note) = &build_note {
+        reporter.note(note);
+    }
     if let Some(note) = plan.openings.reuse_note() {
         reporter.note(note);
     }

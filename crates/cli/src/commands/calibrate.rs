@@ -66,6 +66,9 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         args.session.audience(),
         &mut on_event,
     )?;
+    if let Some(warning) = settings.base_beyond_levels() {
+        outln!("warning: {warning}");
+    }
     if outcome.validation_pending {
         outln!(
             "--max-time spent by the grid stage: levels placed in {}, not yet validated; \

@@ -290,6 +290,39 @@ impl CalibrateSettings {
         ))
     }
 
+    /// What the built-in base engine has that a levels file cannot carry (a level table holds
+    /// only level settings, and a level played by name runs on the default engine): another
+    /// evaluation, other parameter values or other search options. `None` for a base that is
+    /// the default engine with or without a level (`default`, `hard`), and for chess.
+    pub fn base_beyond_levels(&self) -> Option<String> {
+        if self.game != GameKind::Xiangqi || self.knob.is_external() {
+            return None;
+        }
+        let base = resolve_engine(&self.base, &builtin_levels()).ok()?;
+        let default = chuhan_engine::EngineConfig::default();
+        let mut what = Vec::new();
+        match (&base.network, &default.network) {
+            (None, Some(_)) => what.push("the handcrafted evaluation"),
+            (Some(a), Some(b)) if !std::sync::Arc::ptr_eq(a, b) => what.push("its own network"),
+            _ => {}
+        }
+        if base.params != default.params {
+            what.push("parameter values of its own");
+        }
+        if base.options != default.options {
+            what.push("search options of its own");
+        }
+        (!what.is_empty()).then(|| {
+            format!(
+                "the base {} has {}, which a levels file cannot hold: played by name from \
+                 levels.toml these levels would run on the default engine; play them by their \
+                 player specs (as the validation did)",
+                self.base,
+                what.join(" and ")
+            )
+        })
+    }
+
     /// The levels file of the placed levels (their `specs`, in target order),
     /// with a header saying how they were calibrated.
     pub fn levels_file(&self, specs: &[String]) -> Result<String> {
@@ -310,7 +343,7 @@ impl CalibrateSettings {
                 }))
             })
             .collect::<Result<_>>()?;
-        let header = format!(
+        let mut header = format!(
             "Calibrated by `chuhan calibrate` on {}; engine bench signature {}.\n\
              Knob: {}; base: {}; grid: {:?}; targets (Elo above the first grid setting): {:?}.\n\
              Recalibrate whenever the bench signature changes.",
@@ -321,6 +354,9 @@ impl CalibrateSettings {
             self.grid,
             self.targets
         );
+        if let Some(warning) = self.base_beyond_levels() {
+            header.push_str(&format!("\nWarning: {warning}."));
+        }
         Ok(levels_toml(
             &self.names,
             specs,

@@ -614,4 +614,39 @@ mod settings_file_tests {
         assert!(text.contains("knob = \"option:Skill Level\""), "{text}");
         assert_eq!(toml::from_str::<CalibrateSettings>(&text).unwrap(), skill);
     }
+
+    #[test]
+    fn a_levels_file_says_when_its_base_engine_is_not_the_one_levels_play_on() {
+        let with_base = |base: &str| -> CalibrateSettings {
+            toml::from_str(&format!(
+                "knob = \"skill\"\nbase = \"{base}\"\ngrid = [2.0, 6.0]\ntargets = [0.0, 300.0]\n\
+                 names = [\"a\", \"b\"]\npairs = 3\nvalidate_pairs = 3\nmax_nodes = 2000000\n\
+                 opening_plies = 6\nseed = 1\nbootstrap = 500\n"
+            ))
+            .unwrap()
+        };
+        let specs = ["hard:skill=2".to_string(), "hard:skill=6".to_string()];
+        // The default engine, with or without a level: a levels file holds all of it.
+        for base in ["default", "hard"] {
+            let s = with_base(base);
+            assert_eq!(s.base_beyond_levels(), None, "{base}");
+            let file = s.levels_file(&specs).unwrap();
+            assert!(!file.contains("Warning"), "{file}");
+        }
+        // The handcrafted evaluation or other parameters: said in the file's header.
+        let hand = with_base("handcrafted")
+            .base_beyond_levels()
+            .expect("a warning");
+        assert!(hand.contains("the handcrafted evaluation"), "{hand}");
+        let tuned = with_base("default:material.horse=500")
+            .base_beyond_levels()
+            .expect("a warning");
+        assert!(tuned.contains("parameter values"), "{tuned}");
+        let file = with_base("handcrafted").levels_file(&specs).unwrap();
+        assert!(
+            file.lines()
+                .any(|l| l.starts_with("# Warning: the base handcrafted has")),
+            "{file}"
+        );
+    }
 }

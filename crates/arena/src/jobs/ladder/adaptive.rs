@@ -378,7 +378,10 @@ pub fn run_to_precision(
             concurrency,
         )?;
         plan.schedule = arena_schedule(&config, &pairs);
-        let prepared = PreparedRun::new(config.clone(), plan, destination);
+        let mut prepared = PreparedRun::new(config.clone(), plan, destination);
+        // Only the first round can resume a folder of another build; the later ones resume
+        // the folder this run has just written.
+        prepared.note_engine_build = last.is_none();
         let labels = prepared.pairing_labels();
         let rule: Option<Box<dyn StopRule>> = deadline.map(|d| Box::new(Deadline(d)) as _);
         let finished = execute(&prepared, rule, labels, Box::new(describe_elo), audience)?;

@@ -424,7 +424,8 @@ pub fn run(
         // spsa.csv first, the manifest last and whole: a folder with a manifest is resumable.
         std::fs::write(&csv_path, format!("{}\n", csv_header(&spsa.params)))
             .map_err(io_error("write", &csv_path))?;
-        let manifest = SpsaManifest::new(config.clone());
+        let mut manifest = SpsaManifest::new(config.clone());
+        manifest.bench_signature = config.game.bench_signature().to_string();
         let mpath = dir.join("manifest.toml");
         crate::play::results::write_whole(&mpath, &toml::to_string(&manifest)?)?;
         vec![spsa.start()]
@@ -496,8 +497,29 @@ pub fn run(
             pgn,
         }),
     };
+    // A run started by another build resumes (its tuned values so far stand), with a warning.
+    let build_note = if resumed {
+        let mpath = dir.join("manifest.toml");
+        let text = std::fs::read_to_string(&mpath).map_err(io_error("read", &mpath))?;
+        let manifest: SpsaManifest = toml::from_str(&text).map_err(|e| SpsaError::Manifest {
+            path: mpath.clone(),
+            source: Box::new(e),
+        })?;
+        crate::play::results::engine_build_note(
+            crate::play::results::recorded_signature(&manifest.bench_signature, config.game),
+            config.game.bench_signature(),
+            [config.base.as_str()],
+            matches!(
+                config.openings,
+                crate::play::openings::OpeningSource::Generated { .. }
+            ),
+            &dir,
+        )
+    } else {
+        None
+    };
     let mut progress = ProgressReporter::new(audience);
-    if let Some(text) = reuse_note {
+    for text in [reuse_note, build_note].into_iter().flatten() {
         progress.on(&Progress::Note { text });
     }
     progress.on(&Progress::Started {
