@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI on a real (one-node) Slurm cluster: installs Debian's munge, slurmctld, slurmd and
 # slurm-client when missing (root), starts them without systemd, runs 4-task arrays of a small
-# match (one shard resumed from an interrupted folder), a small ladder, a sharded SPRT and a
-# calibration stage by stage (calibrate.sh) through scripts/slurm/*.sbatch, merges each with
+# match (one shard resumed from an interrupted folder), a small ladder, a sharded SPRT, a
+# datagen (one shard file resumed) and a calibration stage by stage (calibrate.sh) through
+# scripts/slurm/*.sbatch, merges each with
 # merge.sbatch (--dependency=afterok), compares every
 # merged folder with the single-machine run, and stops the daemons it started by their PIDs
 # (also on failure).
@@ -154,7 +155,18 @@ calibrate_args=(--knob nodes --grid 40,150,600 --targets 0,200 --names weak,stro
 CHUHAN_SBATCH="-o $work/logs/calibrate-%x-%A_%a.out" CHUHAN_ARRAY_SBATCH=--cpus-per-task=1 \
   scripts/slurm/calibrate.sh "$runs/calibrate" 4 "${calibrate_args[@]}" >&2
 
+# datagen: a 4-task array of shard files (no merge job: the shards are concatenated). Shard 2
+# finds its file cut mid-game (as after a requeue) and must resume it.
+datagen_args=(--engine default --games 12 --nodes 300 --random-plies 4 --seed 9 --quiet)
+"$CHUHAN" datagen "${datagen_args[@]}" --shard 2/4 --out "$runs/datagen/shard-2.txt" \
+  --concurrency 1 >/dev/null
+head -n 5 "$runs/datagen/shard-2.txt" >"$work/cut.txt"
+mv "$work/cut.txt" "$runs/datagen/shard-2.txt"
+sbatch --parsable --array=0-3 --cpus-per-task=1 -o "$work/logs/datagen-%A_%a.out" \
+  scripts/slurm/datagen.sbatch "$runs/datagen" "${datagen_args[@]}" >/dev/null
+
 # The single-machine runs, meanwhile.
+"$CHUHAN" datagen "${datagen_args[@]}" --out "$work/single-datagen.txt" >/dev/null
 "$CHUHAN" match "${match_args[@]}" --out "$work/single-match" >/dev/null
 "$CHUHAN" ladder "${ladder_args[@]}" --out "$work/single-ladder" >/dev/null
 "$CHUHAN" sprt "${sprt_args[@]}" --out "$work/single-sprt" >/dev/null
@@ -171,6 +183,8 @@ done
 "$CHUHAN" merge --check "$runs/calibrate/merged" >/dev/null ||
   { say "the sharded calibration is not finished"; exit 1; }
 grep -q "resuming shard 1/4" "$work"/logs/match-*_1.out || { say "shard 1 was not resumed"; exit 1; }
+grep -q "resuming shard 2/4" "$work"/logs/datagen-*_2.out ||
+  { say "datagen shard 2 was not resumed"; exit 1; }
 [ -f "$runs/sprt/decided" ] || { say "no sprt task saw the decision"; exit 1; }
 stopped=$(cat "$work"/logs/sprt-*.out | grep -c -e "stopping shard" -e "is not needed" -e "stopped itself" || true)
 # Tasks that finished their share before every shard had reached the decision end on their
@@ -212,6 +226,31 @@ with open(f"{work}/runs/sprt/merged/manifest.toml", "rb") as f:
     stop = tomllib.load(f)["merge"]["stopped_at_pair"]
 check("sprt", ["summary.csv"], below=2 * stop + 2)
 assert ",H1" in text(f"{work}/runs/sprt/merged", "summary.csv")
+
+def blocks(paths):
+    """datagen's games by index: each block of lines ends with its `#game INDEX ...` marker."""
+    out = {}
+    for path in paths:
+        block = []
+        with open(path) as f:
+            for line in f:
+                block.append(line)
+                if line.startswith("#game "):
+                    index = int(line.split()[1])
+                    assert index not in out, f"{path}: game {index} twice"
+                    out[index] = "".join(block)
+                    block = []
+        assert not block, f"{path}: lines after the last game"
+    return out
+
+import glob
+shard_files = sorted(glob.glob(f"{work}/runs/datagen/shard-*.txt"))
+assert len(shard_files) == 4, shard_files
+single_games = blocks([f"{work}/single-datagen.txt"])
+assert sorted(single_games) == list(range(12)), sorted(single_games)
+assert blocks(shard_files) == single_games, "datagen: the shards' games differ from the single run's"
+print(f"ci-cluster: datagen: 4 shard files hold the single run's {len(single_games)} games",
+      file=sys.stderr)
 
 single, merged = f"{work}/single-calibrate", f"{work}/runs/calibrate/merged"
 for stage in ["grid", "validate"]:
