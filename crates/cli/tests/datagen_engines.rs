@@ -53,7 +53,21 @@ fn datagen_with(
     concurrency: &str,
     extra: &[&str],
 ) -> (i32, String, String) {
-    let mut args = vec![
+    let mut args = datagen_args(engine, out, flag, concurrency);
+    args.push("--quiet");
+    args.extend_from_slice(extra);
+    chuhan(&args)
+}
+
+/// The arguments of the small run the tests play (4 games at 600 nodes, seed 5), progress and
+/// notes left on.
+fn datagen_args<'a>(
+    engine: &'a str,
+    out: &'a Path,
+    flag: &'a str,
+    concurrency: &'a str,
+) -> Vec<&'a str> {
+    vec![
         "datagen",
         "--engine",
         engine,
@@ -67,12 +81,9 @@ fn datagen_with(
         "5",
         "--concurrency",
         concurrency,
-        "--quiet",
         flag,
         out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    chuhan(&args)
+    ]
 }
 
 /// The pieces of a FEN's board (its first field's letters).
@@ -362,23 +373,8 @@ fn a_resume_by_another_engine_build_says_so_and_keeps_the_file() {
     )
     .unwrap();
     let before = read(&out);
-    let (code, _, err) = chuhan(&[
-        "datagen",
-        "--engine",
-        "default",
-        "--games",
-        "4",
-        "--nodes",
-        "600",
-        "--random-plies",
-        "4",
-        "--seed",
-        "5",
-        "--concurrency",
-        "1",
-        "--resume",
-        out.to_str().unwrap(),
-    ]);
+    // Without --quiet: the note is a progress line.
+    let (code, _, err) = chuhan(&datagen_args("default", &out, "--resume", "1"));
     assert_eq!(code, 0, "{err}");
     let expected = format!(
         "the run started with engine bench 1 and this chuhan's engine is bench {}: default play",

@@ -63,7 +63,7 @@ use crate::report::{Audience, Progress, ProgressReporter};
 use chuhan_engine::{params, GameConfig, NotationError};
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Why a tuning run could not start, resume, play or write its files. Messages name the file
@@ -305,6 +305,16 @@ pub enum SpsaError {
 }
 
 /// An [`SpsaError::Io`] naming `path`.
+/// The manifest.toml of the run in `dir`.
+fn read_manifest(dir: &Path) -> Result<SpsaManifest, SpsaError> {
+    let mpath = dir.join("manifest.toml");
+    let text = std::fs::read_to_string(&mpath).map_err(io_error("read", &mpath))?;
+    toml::from_str(&text).map_err(|e| SpsaError::Manifest {
+        path: mpath,
+        source: Box::new(e),
+    })
+}
+
 pub(crate) fn io_error(
     action: &'static str,
     path: &std::path::Path,
@@ -442,12 +452,7 @@ pub fn run(
         let notation: chuhan_engine::Notation = format.parse()?;
         let path = dir.join(crate::play::results::GAMES_PGN);
         crate::play::pgn::keep_games_below(&path, already * 2 * spsa.pairs_per_iteration)?;
-        let mpath = dir.join("manifest.toml");
-        let text = std::fs::read_to_string(&mpath).map_err(io_error("read", &mpath))?;
-        let manifest: SpsaManifest = toml::from_str(&text).map_err(|e| SpsaError::Manifest {
-            path: mpath.clone(),
-            source: Box::new(e),
-        })?;
+        let manifest = read_manifest(&dir)?;
         let ctx = crate::play::pgn::PgnContext {
             kind: config.game,
             chess960: false,
@@ -499,12 +504,7 @@ pub fn run(
     };
     // A run started by another build resumes (its tuned values so far stand), with a warning.
     let build_note = if resumed {
-        let mpath = dir.join("manifest.toml");
-        let text = std::fs::read_to_string(&mpath).map_err(io_error("read", &mpath))?;
-        let manifest: SpsaManifest = toml::from_str(&text).map_err(|e| SpsaError::Manifest {
-            path: mpath.clone(),
-            source: Box::new(e),
-        })?;
+        let manifest = read_manifest(&dir)?;
         crate::play::results::engine_build_note(
             crate::play::results::recorded_signature(&manifest.bench_signature, config.game),
             config.game.bench_signature(),
