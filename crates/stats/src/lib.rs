@@ -25,6 +25,7 @@
 //! - [`curve`]: monotone (isotonic) and log-linear fits of Elo against a strength knob, and their
 //!   inverses, for difficulty calibration.
 //! - [`sim`]: games simulated from known ratings, to check coverage and efficiency.
+//! - [`homogeneity`]: do runs at different seeds agree? A χ² homogeneity test over runs.
 //!
 //! ## Example
 //!
@@ -91,6 +92,7 @@ pub mod adaptive;
 pub mod bound;
 pub mod curve;
 pub mod elo;
+pub mod homogeneity;
 pub mod linalg;
 pub mod ratings;
 pub mod sim;
