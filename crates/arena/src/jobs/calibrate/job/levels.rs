@@ -5,7 +5,7 @@ use super::stage::curve_points;
 use super::stage::file_stem;
 use super::stage::write;
 use super::Result;
-use crate::jobs::calibrate::error::{invalid, other, CalibrateError, IoContext};
+use crate::jobs::calibrate::error::{invalid, other, IoContext};
 use crate::jobs::calibrate::settings::CalibrateSettings;
 use crate::jobs::calibrate::{Calibration, Knob};
 use crate::jobs::ladder::{write_gaps_csv, Analysis, Gap};

@@ -2,7 +2,7 @@
 //! validation ladders.
 
 use super::Result;
-use crate::jobs::calibrate::error::{invalid, other, refuse, CalibrateError, IoContext};
+use crate::jobs::calibrate::error::{invalid, other, refuse, IoContext};
 use crate::jobs::calibrate::settings::{CalibrateSettings, Stage};
 use crate::jobs::calibrate::{levels_toml, ExternalKnob, Knob};
 use crate::jobs::ladder::adaptive::{parse_duration, Precision};

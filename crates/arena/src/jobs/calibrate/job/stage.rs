@@ -2,7 +2,7 @@
 //! analysis: ratings, the curve points, the files it writes.
 
 use super::Result;
-use crate::jobs::calibrate::error::{invalid, other, CalibrateError, IoContext};
+use crate::jobs::calibrate::error::{invalid, other, IoContext};
 use crate::jobs::calibrate::Knob;
 use crate::jobs::ladder::adaptive::{run_to_precision, AdaptiveStop, Precision};
 use crate::jobs::ladder::{
