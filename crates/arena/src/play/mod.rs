@@ -10,6 +10,7 @@ pub mod material;
 pub mod openings;
 pub mod pgn;
 pub mod player;
+pub mod record;
 pub mod results;
 pub mod runner;
 pub mod schedule;

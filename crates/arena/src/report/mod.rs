@@ -11,7 +11,7 @@ pub mod statblock;
 pub use progress::{Audience, Progress, ProgressReporter};
 pub use statblock::stat_block;
 
-use crate::play::runner::{Event, PlayedGame};
+use crate::play::record::{Event, PlayedGame};
 use crate::stats::{Estimate, Pentanomial, Trinomial};
 use std::collections::BTreeMap;
 

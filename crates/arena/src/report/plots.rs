@@ -1,8 +1,6 @@
 //! Every SVG plot (plotters' SVG backend): ladder ratings with error bars, calibration curves,
 //! SPSA trajectories, Texel losses.
 
-use crate::jobs::tune::spsa::SpsaParam;
-use crate::jobs::tune::texel::EpochLosses;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -238,9 +236,20 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// One plotted parameter of [`spsa_svg`]: its name and the range it is normalised to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRange {
+    /// The legend's name.
+    pub name: String,
+    /// The value drawn at 0.
+    pub min: f64,
+    /// The value drawn at 1.
+    pub max: f64,
+}
+
 /// Draws theta per parameter over the iterations, each normalised to its [min, max].
 /// (SPSA: `history[k]` is theta after `k` iterations.)
-pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> Result<(), PlotError> {
+pub fn spsa_svg(path: &Path, params: &[ParamRange], history: &[Vec<f64>]) -> Result<(), PlotError> {
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(err(path))?;
     let last = (history.len().max(2) - 1) as f64;
@@ -285,13 +294,20 @@ pub fn spsa_svg(path: &Path, params: &[SpsaParam], history: &[Vec<f64>]) -> Resu
     Ok(())
 }
 
+/// One epoch's point of [`texel_svg`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossPoint {
+    /// Epochs done.
+    pub epoch: usize,
+    /// Loss on the training positions.
+    pub train: f64,
+    /// Loss on the held-out positions (`None` without any).
+    pub validation: Option<f64>,
+}
+
 /// `texel.svg`: training and validation loss per epoch (epoch 0 = before tuning).
-pub fn texel_svg(
-    path: &Path,
-    initial: &EpochLosses,
-    history: &[EpochLosses],
-) -> Result<(), PlotError> {
-    let rows: Vec<&EpochLosses> = std::iter::once(initial).chain(history).collect();
+pub fn texel_svg(path: &Path, initial: &LossPoint, history: &[LossPoint]) -> Result<(), PlotError> {
+    let rows: Vec<&LossPoint> = std::iter::once(initial).chain(history).collect();
     let values = rows
         .iter()
         .flat_map(|r| std::iter::once(r.train).chain(r.validation))

@@ -5,14 +5,13 @@
 
 pub mod error;
 pub mod job;
+pub mod settings;
 pub mod shard;
 
 pub use error::CalibrateError;
 
-pub use job::{
-    gap_passes, run, CalibrateSettings, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop,
-    DEFAULT_TOLERANCE,
-};
+pub use job::{gap_passes, run, CalibrationEvent, CalibrationOutcome, GapCheck, StageStop};
+pub use settings::{CalibrateSettings, DEFAULT_TOLERANCE};
 
 use crate::curve::{CurveError, CurvePoint, IsotonicFit};
 pub use crate::play::player::external_knobs::ExternalKnob;

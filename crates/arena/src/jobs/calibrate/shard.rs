@@ -20,93 +20,20 @@
 
 use super::error::{invalid, other, refuse, CalibrateError, IoContext};
 use super::job::{place_levels, placement, stage_analysis, CalibrationEvent, GapCheck};
+pub use super::settings::{Stage, StageFile, StageShards, SETTINGS_FILE, STAGE_FILE};
 use super::CalibrateSettings;
 use crate::jobs::ladder::{play, Analysis};
-use crate::jobs::merge::{write_folder, MergeError, ShardSet};
+use crate::jobs::merge::{write_folder, MergeError, ShardSet, WrappedShards};
 use crate::play::results::{FolderLock, ResultsDir, RunConfig, RunKind, GAMES_HEADER};
 use crate::play::runner::PlayedGame;
 use crate::play::schedule::Shard;
 use crate::play::setup::{lock_new, Destination, Finished};
 use crate::report::Audience;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 type Result<T, E = CalibrateError> = std::result::Result<T, E>;
-
-/// The file in a shard folder that names its stage and shard.
-pub const STAGE_FILE: &str = "stage.toml";
-
-/// The settings file of a calibration folder (and of each of its shards).
-pub const SETTINGS_FILE: &str = "calibrate.toml";
-
-/// A stage of a calibration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Stage {
-    /// The grid of knob settings the curve is fitted to.
-    Grid,
-    /// Adjacent placed levels against each other.
-    Validate,
-}
-
-impl Stage {
-    /// The stage's name, as `--stage` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Grid => "grid",
-            Stage::Validate => "validate",
-        }
-    }
-
-    /// The stage's folder in a calibration folder.
-    pub fn folder(self) -> &'static str {
-        self.name()
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Stage {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Stage, String> {
-        match s.trim() {
-            "grid" => Ok(Stage::Grid),
-            "validate" => Ok(Stage::Validate),
-            other => Err(format!(
-                "--stage '{other}': expected grid or validate (the calibration's two stages, in \
-                 that order)"
-            )),
-        }
-    }
-}
-
-/// stage.toml of a shard folder.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StageFile {
-    /// The stage the shard plays.
-    pub stage: Stage,
-    /// The shard, `i/n`.
-    #[serde(with = "crate::play::results::as_text")]
-    pub shard: Shard,
-    /// The validation's merged calibration folder (whose grid placed the levels).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<PathBuf>,
-}
-
-impl StageFile {
-    /// The shard's stage folder in its shard folder `dir`.
-    pub fn run_dir(&self, dir: &Path) -> PathBuf {
-        dir.join(self.stage.folder())
-    }
-}
 
 /// Whether `dir` is a shard folder of a calibration stage.
 pub fn is_shard(dir: &Path) -> bool {
@@ -274,81 +201,78 @@ pub fn play_shard(
     Ok((file, finished))
 }
 
-/// The shards of one calibration stage, as [`ShardSet::read`] finds them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StageShards {
-    /// The calibration's settings (equal in every shard).
-    pub settings: CalibrateSettings,
-    /// The stage.
-    pub stage: Stage,
-}
-
-/// The stage folders of the calibration shard folders `dirs` (each `DIR/<stage>`), with their
-/// settings and stage, all checked equal; `None` when `dirs` are not calibration shards. A mix
-/// is refused, naming the folder.
-pub fn stage_shards(dirs: &[PathBuf]) -> Result<Option<(Vec<PathBuf>, StageShards)>, MergeError> {
-    let Some(first) = dirs.first() else {
-        return Ok(None);
-    };
-    if !is_shard(first) {
-        if let Some(d) = dirs.iter().find(|d| is_shard(d)) {
-            return Err(foreign(
-                d,
-                first,
-                "calibration stage shard against a run's shard",
-            ));
-        }
-        return Ok(None);
-    }
-    let read = |dir: &Path| -> Result<(String, StageFile), MergeError> {
-        let text = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read_to_string(&path).map_err(|source| MergeError::Io { path, source })
+/// A calibration stage's shards: each shard folder holds the stage's run shard in `DIR/<stage>`
+/// with the settings and stage.toml beside it. The calibration owns their merge
+/// ([`write_merged`]); [`ShardSet::read`] only unwraps them.
+impl WrappedShards for StageShards {
+    /// The stage folders of the calibration shard folders `dirs` (each `DIR/<stage>`), with
+    /// their settings and stage, all checked equal; `None` when `dirs` are not calibration
+    /// shards. A mix is refused, naming the folder.
+    fn unwrap(dirs: &[PathBuf]) -> Result<Option<(Vec<PathBuf>, StageShards)>, MergeError> {
+        let Some(first) = dirs.first() else {
+            return Ok(None);
         };
-        let settings = text(SETTINGS_FILE)?;
-        let stage: StageFile = toml::from_str(&text(STAGE_FILE)?).map_err(|e| MergeError::Row {
-            path: dir.join(STAGE_FILE),
-            line: 1,
-            reason: e.to_string(),
-        })?;
-        Ok((settings, stage))
-    };
-    let (settings_text, stage) = read(first)?;
-    let mut run_dirs = vec![stage.run_dir(first)];
-    for dir in &dirs[1..] {
-        if !is_shard(dir) {
-            return Err(foreign(
-                dir,
-                first,
-                "run's shard against a calibration stage shard",
-            ));
+        if !is_shard(first) {
+            if let Some(d) = dirs.iter().find(|d| is_shard(d)) {
+                return Err(foreign(
+                    d,
+                    first,
+                    "calibration stage shard against a run's shard",
+                ));
+            }
+            return Ok(None);
         }
-        let (t, s) = read(dir)?;
-        if s.stage != stage.stage {
-            return Err(foreign(
-                dir,
-                first,
-                &format!("calibration stages ({} vs {})", s.stage, stage.stage),
-            ));
+        let read = |dir: &Path| -> Result<(String, StageFile), MergeError> {
+            let text = |name: &str| {
+                let path = dir.join(name);
+                std::fs::read_to_string(&path).map_err(|source| MergeError::Io { path, source })
+            };
+            let settings = text(SETTINGS_FILE)?;
+            let stage: StageFile =
+                toml::from_str(&text(STAGE_FILE)?).map_err(|e| MergeError::Row {
+                    path: dir.join(STAGE_FILE),
+                    line: 1,
+                    reason: e.to_string(),
+                })?;
+            Ok((settings, stage))
+        };
+        let (settings_text, stage) = read(first)?;
+        let mut run_dirs = vec![stage.run_dir(first)];
+        for dir in &dirs[1..] {
+            if !is_shard(dir) {
+                return Err(foreign(
+                    dir,
+                    first,
+                    "run's shard against a calibration stage shard",
+                ));
+            }
+            let (t, s) = read(dir)?;
+            if s.stage != stage.stage {
+                return Err(foreign(
+                    dir,
+                    first,
+                    &format!("calibration stages ({} vs {})", s.stage, stage.stage),
+                ));
+            }
+            if t != settings_text {
+                return Err(foreign(dir, first, SETTINGS_FILE));
+            }
+            run_dirs.push(s.run_dir(dir));
         }
-        if t != settings_text {
-            return Err(foreign(dir, first, SETTINGS_FILE));
-        }
-        run_dirs.push(s.run_dir(dir));
+        let settings: CalibrateSettings =
+            toml::from_str(&settings_text).map_err(|e| MergeError::Row {
+                path: first.join(SETTINGS_FILE),
+                line: 1,
+                reason: e.to_string(),
+            })?;
+        Ok(Some((
+            run_dirs,
+            StageShards {
+                settings,
+                stage: stage.stage,
+            },
+        )))
     }
-    let settings: CalibrateSettings =
-        toml::from_str(&settings_text).map_err(|e| MergeError::Row {
-            path: first.join(SETTINGS_FILE),
-            line: 1,
-            reason: e.to_string(),
-        })?;
-    Ok(Some((
-        run_dirs,
-        StageShards {
-            settings,
-            stage: stage.stage,
-        },
-    )))
 }
 
 fn foreign(dir: &Path, first: &Path, what: &str) -> MergeError {

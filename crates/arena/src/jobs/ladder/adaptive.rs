@@ -11,6 +11,7 @@
 //! would have). Only the wall-time budget depends on the machine: a run it stops is not
 //! reproducible.
 
+pub use super::config::parse_duration;
 use super::{
     rating_games, Analysis, LadderConfig, LadderError, LadderOutcome, LadderPlan, LADDER_COPY,
 };
@@ -111,38 +112,6 @@ impl AdaptiveStop {
             ),
         }
     }
-}
-
-/// Parses a duration: a number with an optional unit `s` (default), `m` or `h`, e.g. `90`,
-/// `90s`, `5m`, `1.5h`.
-pub fn parse_duration(text: &str, what: &str) -> Result<Duration, LadderError> {
-    let t = text.trim();
-    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((i, _)) => (&t[..i], &t[i..]),
-        None => (t, "s"),
-    };
-    let scale = match unit {
-        "s" => 1.0,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => {
-            return Err(LadderError::DurationUnit {
-                what: what.to_string(),
-                text: text.to_string(),
-                unit: unit.to_string(),
-            })
-        }
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v > 0.0)
-        .ok_or_else(|| LadderError::DurationValue {
-            what: what.to_string(),
-            text: text.to_string(),
-        })?;
-    Ok(Duration::from_secs_f64(value * scale))
 }
 
 /// A duration as `5m`, `90s` or `1.5h`.

@@ -1,7 +1,7 @@
 //! The ladder file: [`LadderConfig`] read, checked (players, anchors, budgets, a connected
 //! schedule) and turned into the run configuration, and the copy kept in the run folder.
 
-use super::{adaptive, LadderError};
+use super::LadderError;
 use crate::play::any::GameKind;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
@@ -11,6 +11,7 @@ use chuhan_engine::{Notation, RuleSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
 /// The default ladder (configs/ladder.toml), embedded in the binary.
 pub const DEFAULT_LADDER: &str = include_str!("../../../../../configs/ladder.toml");
@@ -221,7 +222,7 @@ impl LadderConfig {
             }
         }
         if let Some(t) = &self.max_time {
-            adaptive::parse_duration(t, &format!("{source}: max_time"))?;
+            parse_duration(t, &format!("{source}: max_time"))?;
         }
         if self.bootstrap < 100 {
             return Err(LadderError::BootstrapTooSmall { file: file() });
@@ -411,4 +412,36 @@ impl From<&LadderConfig> for LadderCopy {
                 .collect(),
         }
     }
+}
+
+/// Parses a duration: a number with an optional unit `s` (default), `m` or `h`, e.g. `90`,
+/// `90s`, `5m`, `1.5h`.
+pub fn parse_duration(text: &str, what: &str) -> Result<Duration, LadderError> {
+    let t = text.trim();
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], &t[i..]),
+        None => (t, "s"),
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(LadderError::DurationUnit {
+                what: what.to_string(),
+                text: text.to_string(),
+                unit: unit.to_string(),
+            })
+        }
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+        .ok_or_else(|| LadderError::DurationValue {
+            what: what.to_string(),
+            text: text.to_string(),
+        })?;
+    Ok(Duration::from_secs_f64(value * scale))
 }

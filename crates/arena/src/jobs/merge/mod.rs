@@ -15,7 +15,7 @@
 //! equals the single-machine one game for game (the `seconds` column and creation times
 //! aside).
 
-use crate::jobs::calibrate::shard::{stage_shards, StageShards};
+use crate::jobs::calibrate::settings::StageShards;
 use crate::jobs::ladder::{arena_pairings, LADDER_COPY};
 use crate::jobs::sprt::{sprt_of, SprtStop};
 use crate::play::results::{
@@ -31,6 +31,16 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// A job whose shard folders wrap the run shards it plays (a calibration stage: the stage's
+/// run in a folder of its own, the job's settings beside it). The job implements it and owns
+/// the merge of its folders; [`ShardSet::read`] asks it only to unwrap them, so that the merge
+/// of runs never calls into a job.
+pub trait WrappedShards: Sized {
+    /// The run shard folders inside `dirs` and what the job needs to merge them (checked
+    /// equal in every shard), or `None` when `dirs` are not this job's shard folders.
+    fn unwrap(dirs: &[PathBuf]) -> Result<Option<(Vec<PathBuf>, Self)>, MergeError>;
+}
 
 /// Why shard folders cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -253,7 +263,7 @@ impl ShardSet {
     /// allowed here ([`ShardSet::status`] reports them, [`ShardSet::merged`] refuses them).
     pub fn read(dirs: &[PathBuf]) -> Result<ShardSet, MergeError> {
         // A calibration stage's shard folder holds the stage's run in a folder of its own.
-        let (dirs, calibration) = match stage_shards(dirs)? {
+        let (dirs, calibration) = match StageShards::unwrap(dirs)? {
             Some((run_dirs, stage)) => (run_dirs, Some(stage)),
             None => (dirs.to_vec(), None),
         };

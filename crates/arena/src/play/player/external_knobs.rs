@@ -4,8 +4,8 @@
 //! `go_depth`, `movetime_ms`) and the options `[uci.options]` entries, so that a level written
 //! by `chuhan calibrate` is an engine file like any other.
 
+pub use super::uci::EngineLimits;
 use super::uci::ExternalEngine;
-use crate::play::limits::MoveLimits;
 use std::time::Duration;
 
 /// Why a knob override of an external engine spec was refused; messages name the spec, the
@@ -57,36 +57,6 @@ pub enum KnobError {
         /// Why the value was refused.
         error: Box<KnobError>,
     },
-}
-
-/// Per-move limits an external engine is always given, on top of the run's: each is the
-/// smaller of the two when both are set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EngineLimits {
-    /// `go nodes N`.
-    pub nodes: Option<u64>,
-    /// `go depth D`.
-    pub depth: Option<u32>,
-    /// `go movetime MS`.
-    pub movetime: Option<Duration>,
-}
-
-impl EngineLimits {
-    /// The limits of one move: the run's, tightened by the engine's own.
-    pub fn apply(&self, run: &MoveLimits) -> MoveLimits {
-        fn min<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-        }
-        MoveLimits {
-            nodes: min(run.nodes, self.nodes),
-            depth: min(run.depth, self.depth),
-            movetime: min(run.movetime, self.movetime),
-            ..*run
-        }
-    }
 }
 
 /// A knob of an external engine, as named in player specs and by `chuhan calibrate --knob`.
@@ -296,6 +266,7 @@ pub fn engine_file_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::play::limits::MoveLimits;
     use crate::play::player::uci::{go_command, parse_external};
     use std::path::Path;
 

@@ -38,7 +38,7 @@ mod protocol;
 pub mod session;
 
 pub use config::{
-    is_external, load_external, parse_external, ExternalEngine, TimeUnit, UciError,
+    is_external, load_external, parse_external, EngineLimits, ExternalEngine, TimeUnit, UciError,
     CHUHAN_PLACEHOLDER, DEFAULT_FIXED_LIMIT_TIMEOUT_MS, DEFAULT_MOVE_MARGIN_MS,
     DEFAULT_STARTUP_TIMEOUT_MS,
 };

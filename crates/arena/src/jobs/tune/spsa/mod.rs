@@ -58,7 +58,7 @@ use crate::play::player::uci::UciError;
 use crate::play::results::ResultsError;
 use crate::play::setup::{Destination, SetupError};
 use crate::report::html::HtmlError;
-use crate::report::plots::{spsa_svg, PlotError};
+use crate::report::plots::{spsa_svg, ParamRange, PlotError};
 use crate::report::{Audience, Progress, ProgressReporter};
 use chuhan_engine::{params, GameConfig, NotationError};
 use std::fmt::Write as _;
@@ -566,7 +566,16 @@ pub fn run(
     let seconds = start.elapsed().as_secs_f64();
 
     let theta = history.last().expect("non-empty").clone();
-    spsa_svg(&dir.join("spsa.svg"), &spsa.params, &history)?;
+    let ranges: Vec<ParamRange> = spsa
+        .params
+        .iter()
+        .map(|p| ParamRange {
+            name: p.name.clone(),
+            min: p.min,
+            max: p.max,
+        })
+        .collect();
+    spsa_svg(&dir.join("spsa.svg"), &ranges, &history)?;
     crate::report::html::write_report(&dir)?;
     let limit_flag = match config.limit {
         LimitSpec::Depth(d) => format!("--depth {d}"),

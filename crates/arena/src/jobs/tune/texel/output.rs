@@ -3,7 +3,7 @@
 use super::{EpochLosses, TexelOutcome, TexelProblem};
 use crate::play::config::ConfigError;
 use crate::report::html::HtmlError;
-use crate::report::plots::PlotError;
+use crate::report::plots::{texel_svg, LossPoint, PlotError};
 use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::{params, EngineConfig, SearchOptions};
 use std::fmt::Write as _;
@@ -263,7 +263,7 @@ pub fn write_outputs(
     }
     std::fs::write(&toml_path, toml).map_err(write(&toml_path))?;
     write_csv(&dir.join("texel.csv"), &outcome.history)?;
-    crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
+    texel_plot(dir, outcome)?;
     crate::report::html::write_report(dir)?;
     let summary_path = dir.join("summary.txt");
     std::fs::write(&summary_path, summary_text(header, problem, outcome, 20))
@@ -325,7 +325,7 @@ pub fn write_chess_outputs(
         return Err(TexelOutputError::NotReproduced);
     }
     write_csv(&dir.join("texel.csv"), &outcome.history)?;
-    crate::report::plots::texel_svg(&dir.join("texel.svg"), &outcome.initial, &outcome.history)?;
+    texel_plot(dir, outcome)?;
     crate::report::html::write_report(dir)?;
     let mut summary = String::new();
     for line in header {
@@ -369,6 +369,17 @@ pub fn write_chess_outputs(
     let summary_path = dir.join("summary.txt");
     std::fs::write(&summary_path, summary).map_err(write(&summary_path))?;
     Ok(())
+}
+
+/// texel.svg from the losses of `outcome`.
+fn texel_plot(dir: &Path, outcome: &TexelOutcome) -> Result<(), PlotError> {
+    let point = |l: &EpochLosses| LossPoint {
+        epoch: l.epoch,
+        train: l.train,
+        validation: l.validation,
+    };
+    let history: Vec<LossPoint> = outcome.history.iter().map(point).collect();
+    texel_svg(&dir.join("texel.svg"), &point(&outcome.initial), &history)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::protocol::{Coordinates, Protocol};
 use crate::play::any::GameKind;
-use crate::play::player::external_knobs::EngineLimits;
+use crate::play::limits::MoveLimits;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -340,6 +340,36 @@ pub fn load_external(path: &Path) -> Result<Option<ExternalEngine>, UciError> {
         .map_or_else(|| "engine".into(), |s| s.to_string_lossy().into_owned());
     let base = path.parent().unwrap_or(Path::new("."));
     parse_external(&text, &path.display().to_string(), base, &stem).map(Some)
+}
+
+/// Per-move limits an external engine is always given, on top of the run's: each is the
+/// smaller of the two when both are set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// `go nodes N`.
+    pub nodes: Option<u64>,
+    /// `go depth D`.
+    pub depth: Option<u32>,
+    /// `go movetime MS`.
+    pub movetime: Option<Duration>,
+}
+
+impl EngineLimits {
+    /// The limits of one move: the run's, tightened by the engine's own.
+    pub fn apply(&self, run: &MoveLimits) -> MoveLimits {
+        fn min<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        MoveLimits {
+            nodes: min(run.nodes, self.nodes),
+            depth: min(run.depth, self.depth),
+            movetime: min(run.movetime, self.movetime),
+            ..*run
+        }
+    }
 }
 
 #[cfg(test)]
