@@ -8,6 +8,7 @@ use chuhan_arena::jobs::tune::texel::{self, Optimizer, TexelProblem, TexelSettin
 use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, load_handcrafted_base};
+use chuhan_arena::play::results::FolderLock;
 use chuhan_arena::report::ProgressReporter;
 use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::EngineConfig;
@@ -109,16 +110,8 @@ pub fn run(args: &TexelArgs) -> anyhow::Result<u8> {
              (eval.hanging); Texel tunes the linear part only and ignores it"
         );
     }
-    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
     // Held until the outputs are written: one writer per results folder.
-    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.fit.force {
-        // Checked again under the lock: another run may have written there since.
-        choose_out_dir(Some(&out), false, "texel")?;
-    }
-    // Texel keeps nothing until its outputs are written: an interrupted run starts again.
-    crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
+    let (out, _lock, pool) = start(args)?;
     let started = Instant::now();
 
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
@@ -211,13 +204,8 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
             ..ChessConfig::default()
         },
     };
-    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
-    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.fit.force {
-        choose_out_dir(Some(&out), false, "texel")?;
-    }
-    crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
+    // Held until the outputs are written: one writer per results folder.
+    let (out, _lock, pool) = start(args)?;
     let started = Instant::now();
     let values: Vec<f64> = EvalParams::NAMES
         .iter()
@@ -261,6 +249,19 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
     outln!("written: {}", out.display());
     Ok(EXIT_OK)
+}
+
+/// The results folder, locked, and the worker pool. Texel keeps nothing until its outputs are
+/// written, so an interrupted run starts again.
+fn start(args: &TexelArgs) -> anyhow::Result<(PathBuf, FolderLock, rayon::ThreadPool)> {
+    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
+    let lock = chuhan_arena::play::results::lock_folder(&out)?;
+    if !args.fit.force {
+        // Checked again under the lock: another run may have written there since.
+        choose_out_dir(Some(&out), false, "texel")?;
+    }
+    crate::signals::start_again();
+    Ok((out, lock, chuhan_arena::thread_pool(args.fit.threads)?))
 }
 
 /// With --patience, refuses a split that holds nothing out (too few games for the fraction).
