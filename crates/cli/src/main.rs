@@ -1,5 +1,6 @@
-//! The `chuhan` binary: the command line of the Chuhan engine and harness. It owns the argument
-//! structs ([`args`]), one module per command ([`commands`]), the dispatch and the exit codes;
+//! The `chuhan` binary: the command line of the Chuhan engine and harness. It owns the top of
+//! the command line ([`args`]), one module per command with its flags ([`commands`]), what
+//! several commands share ([`common`]), the dispatch and the exit codes;
 //! the work itself is done by the `chuhan-engine` and `chuhan-arena` libraries, which know
 //! nothing of this crate.
 #![forbid(unsafe_code)]
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 mod output;
 mod args;
 mod commands;
+mod common;
 mod signals;
 
 /// Exit code for success.
@@ -35,8 +37,8 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Calibrate(args) => commands::calibrate::run(&args),
         Command::Merge(args) => commands::merge::run(&args),
         Command::Uci(a) => match a.game {
-            args::GameArg::Xiangqi => commands::uci::run(),
-            args::GameArg::Chess => commands::uci_chess::run(),
+            common::flags::GameArg::Xiangqi => commands::uci::run(),
+            common::flags::GameArg::Chess => commands::uci_chess::run(),
         },
         Command::Params(args) => commands::params::run(&args),
         Command::Notation(args) => commands::notation::run(&args),

@@ -1,8 +1,42 @@
 //! `chuhan bench`: the engine's node-count signature and its speed, for either game's engine
 //! (`--game`), or an external engine's own `bench` (`--engine`).
 
-use crate::args::{BenchArgs, GameArg};
+use crate::common::external;
+use crate::common::flags::GameArg;
 use crate::{EXIT_FAIL, EXIT_OK};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `chuhan bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Search depth (the signature is defined at the default: 8 for xiangqi, 9 for chess).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// An external engine file (`[uci]` table): run its `bench` and read `Nodes searched : N`
+    /// and `Nodes/second : N` (stdout or stderr) instead of the built-in bench.
+    #[arg(long, conflicts_with = "depth")]
+    pub engine: Option<PathBuf>,
+    /// A network file (`chuhan tune nnue`'s network.nnue): the built-in xiangqi bench with
+    /// the network as the evaluation (its node count is not the signature).
+    #[arg(long, conflicts_with = "engine")]
+    pub network: Option<PathBuf>,
+
+    /// The built-in xiangqi bench with the handcrafted evaluation instead of the default
+    /// engine's network (for speed comparisons; its node count is not the signature).
+    #[arg(long, conflicts_with_all = ["network", "engine"])]
+    pub handcrafted: bool,
+    /// Words sent after `bench` (Stockfish: `16 1 13` = hash, threads, depth).
+    #[arg(long, requires = "engine", allow_hyphen_values = true)]
+    pub bench_args: Option<String>,
+    /// The expected node count (signature): exit 1 when the bench gives another.
+    #[arg(long)]
+    pub expect: Option<u64>,
+    /// The game: xiangqi (default) or chess, whose engine has its own bench positions and
+    /// signature. With --engine, the engine file must play that game (its `game = ...`).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+}
 
 /// Runs the bench and prints per-position nodes, the total (signature) and nodes per second;
 /// with `--expect N`, exit 1 when the total is not N.
@@ -95,7 +129,7 @@ fn expect(expected: Option<u64>, nodes: u64) -> u8 {
 
 /// `--engine FILE`: the external engine's own bench (the file must play `--game`).
 fn run_engine(path: &std::path::Path, args: &BenchArgs) -> anyhow::Result<u8> {
-    let engine = super::external::load_for(path, "--engine", args.game)?;
+    let engine = external::load_for(path, "--engine", args.game)?;
     let r = chuhan_arena::engines::bench::run(&engine, args.bench_args.as_deref())?;
     outln!("engine: {}", engine.name);
     outln!("nodes: {}", r.nodes);

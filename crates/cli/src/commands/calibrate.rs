@@ -2,28 +2,138 @@
 //! calibration job (a grid of one knob's settings, a monotone Elo(knob) curve, validation of the
 //! adjacent calibrated levels); print each stage's tables as it completes.
 
-use crate::args::CalibrateArgs;
+use crate::common::flags::{
+    BudgetArgs, GameArgs, PgnFormatArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs,
+};
+use crate::common::report::print_event;
+use crate::common::setup::chess960_for;
 use crate::{EXIT_FAIL, EXIT_OK};
 use anyhow::{anyhow, bail};
 use chuhan_arena::jobs::calibrate::shard::{self, Stage};
 use chuhan_arena::jobs::calibrate::{self, parse_list, CalibrateSettings, CalibrationEvent, Knob};
-use chuhan_arena::jobs::ladder::{signed, RATING_HEADER};
 use chuhan_arena::play::schedule::Shard;
-use chuhan_arena::play::setup::lock_existing;
-use chuhan_arena::report::table;
-use std::path::Path;
+use chuhan_arena::play::setup::{lock_existing, DEFAULT_SEED};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// `chuhan calibrate`.
+#[derive(Debug, Args)]
+#[command(mut_arg("seed", |a| a.help("Run seed (default 1)")))]
+#[command(mut_arg("out", |a| a.help(
+    "Results folder (default results/<date>-calibrate-<knob>/); must be absent or empty",
+)))]
+#[command(mut_arg("resume", |a| a.help(
+    "Continue an interrupted calibration in this folder (settings come from it)",
+)))]
+#[command(mut_arg("precision", |a| a.help(
+    "Play each stage in rounds until every neighbour gap's 95% half-width is at most this many \
+     Elo (the grid's gaps and the validated gaps; the first round plays --pairs and \
+     --validate-pairs per pairing). Reproducible at any --concurrency; --resume continues the \
+     round it was in",
+)))]
+#[command(mut_arg("max_games", |a| a.help("With --precision: at most this many games in each stage")))]
+#[command(mut_arg("max_time", |a| a.help(
+    "With --precision: wall-time budget of this session (e.g. 30m, 1h), the grid first, the \
+     validation with what is left. Not reproducible: a busier machine plays fewer games",
+)))]
+#[command(mut_arg("shard", |a| a
+    .help(
+        "Play one stage's shard `i/n` on this machine (fixed budgets only: no --precision), \
+         into --out; `chuhan merge` joins a stage's shards into the calibration folder the next \
+         stage starts from. Needs --stage",
+    )
+    .requires("stage")
+    .conflicts_with("resume")))]
+#[command(mut_arg("pgn_format", |a| a.help(
+    "Move notation of every stage's games.pgn: `iccs` (default), `wxf` or `chinese`",
+)))]
+pub struct CalibrateArgs {
+    /// The knob that moves: nodes, depth, margin, random_rate or skill (the built-in engine;
+    /// skill, 0 to 20, sets the node budget, straying margin and random-move rate at once);
+    /// go-nodes, go-depth, movetime (ms) or option:<UCI option>, e.g. "option:Skill Level" (an
+    /// external engine file as --base: the levels are written as engine files).
+    #[arg(long)]
+    pub knob: Option<String>,
+    /// Base player the knob is applied to (`default`, `handcrafted`, a level, an engine .toml, with overrides;
+    /// an external engine file for go-nodes, go-depth, movetime and option:<name>).
+    #[arg(long, default_value = "default")]
+    pub base: String,
+    /// Knob settings, weakest first, comma-separated (default: a grid for the knob).
+    #[arg(long)]
+    pub grid: Option<String>,
+    /// Target Elo of each level above the first grid setting, increasing: e.g. 0,200,400.
+    #[arg(long, allow_hyphen_values = true)]
+    pub targets: Option<String>,
+    /// Level names, comma-separated (default level-1, level-2, ...).
+    #[arg(long)]
+    pub names: Option<String>,
+    /// Game pairs per grid pairing (neighbours and next-but-one).
+    #[arg(long, default_value_t = 8)]
+    pub pairs: u64,
+    /// Game pairs per validation pairing (default: --pairs).
+    #[arg(long)]
+    pub validate_pairs: Option<u64>,
+    /// Per-move node cap on top of each player's own budget.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_nodes: u64,
+    /// Random plies of generated openings.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: u32,
+    /// Run seed.
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    /// Ignored, kept so older scripts still run: the intervals are honest, not bootstrapped.
+    #[arg(long, default_value_t = 500, hide = true)]
+    pub bootstrap: usize,
+    /// Results folder, or the calibration to resume.
+    #[command(flatten)]
+    pub dir: RunDirArgs,
+    /// Exit 1 when a validated gap does not pass: its 95% interval is not within target ±
+    /// --tolerance.
+    #[arg(long)]
+    pub strict: bool,
+    /// A validated gap passes when its 95% interval lies within the target gap ± this many Elo.
+    #[arg(long, default_value_t = 50.0)]
+    pub tolerance: f64,
+    /// The precision to play each stage to, and its budgets.
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// With --precision: the grid stage's own target half-width (default: --precision).
+    #[arg(long)]
+    pub grid_precision: Option<f64>,
+    /// The game played.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// One stage's shard.
+    #[command(flatten)]
+    pub sharding: ShardArgs,
+    /// With --shard: the stage, grid (first; settings from the flags) or validate (settings
+    /// and placed levels from --from).
+    #[arg(long, requires = "shard")]
+    pub stage: Option<String>,
+    /// With --stage validate: the calibration folder `chuhan merge` wrote from the grid's
+    /// shards.
+    #[arg(long, requires = "stage")]
+    pub from: Option<PathBuf>,
+    /// games.pgn's notation.
+    #[command(flatten)]
+    pub notation: PgnFormatArgs,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
 
 /// Runs the command.
 pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
-    if let Some(shard) = &args.shard {
+    if let Some(shard) = args.sharding.shard {
         return run_shard(args, shard);
     }
-    if let Some(dir) = args.resume.as_deref().filter(|d| shard::is_shard(d)) {
+    if let Some(dir) = args.dir.resume.as_deref().filter(|d| shard::is_shard(d)) {
         let _lock = lock_existing(dir)?;
         return play_shard(dir, args);
     }
     // Held until the run ends: one writer per results folder.
-    let (settings, dir, _lock) = match &args.resume {
+    let (settings, dir, _lock) = match &args.dir.resume {
         Some(dir) => {
             let lock = lock_existing(dir)?;
             let settings = calibrate::job::resume(dir)?;
@@ -53,7 +163,7 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
         }
         None => {
             let s = settings_from_args(args)?;
-            let (dir, lock) = calibrate::job::start(&s, args.out.as_deref())?;
+            let (dir, lock) = calibrate::job::start(&s, args.dir.out.as_deref())?;
             (s, dir, lock)
         }
     };
@@ -108,111 +218,6 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// The table of levels placed at knob `values` (player `specs`), in target order.
-fn levels_table(settings: &CalibrateSettings, values: &[f64], specs: &[String]) -> String {
-    let knob = &settings.knob;
-    table(
-        &["level", "target", &knob.key(), "spec"],
-        &settings
-            .names
-            .iter()
-            .zip(&settings.targets)
-            .zip(values)
-            .zip(specs)
-            .map(|(((n, t), v), s)| vec![n.clone(), signed(*t), knob.format(*v), s.clone()])
-            .collect::<Vec<_>>(),
-    )
-}
-
-/// Prints one stage's tables as the calibration (or a merge of its shards) completes it.
-pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
-    let knob = &settings.knob;
-    match event {
-        CalibrationEvent::Grid(fit) => {
-            outln!("grid ({} {}):", knob.key(), settings.base);
-            outln!("{}", table(&RATING_HEADER, &fit.rating_rows()));
-            for note in &fit.notes {
-                outln!("note: {note}");
-            }
-        }
-        CalibrationEvent::Placed { values, specs } => {
-            outln!("{}", levels_table(settings, values, specs))
-        }
-        CalibrationEvent::Stopped(stop) => outln!("{} stage: {}", stop.stage, stop.text),
-        CalibrationEvent::Validated {
-            analysis,
-            gaps,
-            refinement,
-        } => {
-            let rows: Vec<Vec<String>> = gaps
-                .iter()
-                .map(|c| {
-                    let g = &c.gap;
-                    vec![
-                        format!("{} -> {}", g.from, g.to),
-                        signed(c.target),
-                        g.elo_text(),
-                        g.interval.to_string(),
-                        g.half_width_text(),
-                        format!(
-                            "[{}, {}]",
-                            signed(c.target - c.tolerance),
-                            signed(c.target + c.tolerance)
-                        ),
-                        if c.pass { "pass" } else { "FAIL" }.to_string(),
-                    ]
-                })
-                .collect();
-            match settings.precision {
-                Some(p) => outln!("validation (adjacent levels, played to ±{p:.0} Elo):"),
-                None => outln!(
-                    "validation (adjacent levels, {} pairs each):",
-                    settings.validate_pairs
-                ),
-            }
-            outln!(
-                "{}",
-                table(
-                    &[
-                        "levels",
-                        "target",
-                        "measured",
-                        "95% interval",
-                        "half-width",
-                        "must lie within",
-                        "check"
-                    ],
-                    &rows
-                )
-            );
-            outln!(
-                "a gap passes when its 95% interval lies within target ± {:.0} Elo (--tolerance)",
-                settings.tolerance
-            );
-            for note in &analysis.notes {
-                outln!("note: {note}");
-            }
-            if let Some(r) = refinement {
-                outln!(
-                    "re-placed from the measured slopes (the first level kept, each next one at \
-                     its target gap above the re-placed level below, at the Elo per {} the \
-                     validation measured between them):",
-                    if knob.is_log_scale() {
-                        format!("doubling of {}", knob.key())
-                    } else {
-                        format!("unit of {}", knob.key())
-                    }
-                );
-                outln!("{}", levels_table(settings, &r.values, &r.specs));
-                outln!(
-                    "validate them with: chuhan ladder --config {}",
-                    r.file.display()
-                );
-            }
-        }
-    }
-}
-
 /// The settings the flags give (checked by the library before anything is played).
 fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings> {
     let knob: Knob = args
@@ -250,28 +255,21 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         validate_pairs: args.validate_pairs.unwrap_or(args.pairs),
         max_nodes: args.max_nodes,
         opening_plies: args.opening_plies,
-        seed: args.seed,
+        seed: args.seed.or(DEFAULT_SEED),
         bootstrap: args.bootstrap,
-        precision: args.precision,
+        precision: args.budget.precision,
         grid_precision: args.grid_precision,
-        max_games: args.max_games,
-        max_time: args.max_time.clone(),
+        max_games: args.budget.max_games,
+        max_time: args.budget.max_time.as_ref().map(|t| t.text.clone()),
         tolerance: args.tolerance,
         game: args.game.kind().unwrap_or_default(),
-        chess960: crate::commands::setup::chess960_for(
-            &args.game,
-            args.game.kind().unwrap_or_default(),
-        )?,
-        pgn_format: match args.pgn_format.as_deref() {
-            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
-            None => chuhan_engine::Notation::Iccs,
-        },
+        chess960: chess960_for(&args.game, args.game.kind().unwrap_or_default())?,
+        pgn_format: args.notation.notation()?,
     })
 }
 
 /// `--shard i/n --stage NAME`: a new shard folder of one stage, played.
-fn run_shard(args: &CalibrateArgs, shard: &str) -> anyhow::Result<u8> {
-    let shard: Shard = shard.parse().map_err(anyhow::Error::msg)?;
+fn run_shard(args: &CalibrateArgs, shard: Shard) -> anyhow::Result<u8> {
     let stage: Stage = args
         .stage
         .as_deref()
@@ -279,6 +277,7 @@ fn run_shard(args: &CalibrateArgs, shard: &str) -> anyhow::Result<u8> {
         .parse()
         .map_err(anyhow::Error::msg)?;
     let out = args
+        .dir
         .out
         .as_deref()
         .ok_or_else(|| anyhow!("--shard needs --out SHARD_DIR, the shard's own folder"))?;
@@ -288,8 +287,8 @@ fn run_shard(args: &CalibrateArgs, shard: &str) -> anyhow::Result<u8> {
                 || args.grid.is_some()
                 || args.targets.is_some()
                 || args.names.is_some()
-                || args.precision.is_some()
-                || args.pgn_format.is_some()
+                || args.budget.precision.is_some()
+                || args.notation.pgn_format.is_some()
             {
                 bail!(
                     "--stage validate takes the settings from {}; give no --knob, --grid, \

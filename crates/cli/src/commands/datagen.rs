@@ -1,6 +1,6 @@
 //! `chuhan datagen`: labelled self-play positions for Texel tuning (format in `chuhan_arena::jobs::datagen`).
 
-use crate::args::{DatagenArgs, ScoreArg};
+use crate::common::flags::{GameArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs};
 use crate::EXIT_OK;
 use anyhow::bail;
 use chuhan_arena::jobs::datagen::{run as generate, DatagenConfig, DatagenEngine, Score};
@@ -8,8 +8,115 @@ use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, resolve_engine};
 use chuhan_arena::play::player::builtin::resolve_chess_engine;
 use chuhan_arena::play::player::{resolve_player_for, PlayerSpec, PlayerSpecError};
-use chuhan_arena::play::schedule::Shard;
+use chuhan_arena::play::setup::DEFAULT_SEED;
 use chuhan_arena::report::ProgressReporter;
+use clap::Args;
+
+/// `chuhan datagen`.
+#[derive(Debug, Args)]
+#[command(mut_arg("seed", |a| a.help("Run seed (default 1)")))]
+#[command(mut_arg("out", |a| a
+    .help(
+        "Output file (`FEN;result;ply;eval` lines and `#game` markers); must be absent or empty",
+    )
+    .required_unless_present("resume")))]
+#[command(mut_arg("resume", |a| a
+    .help("Continue the interrupted output file FILE (cut after its last complete game)")
+    .value_name("FILE")))]
+#[command(mut_arg("shard", |a| a.help(
+    "Play only games `i` modulo `n` (`--shard i/n`, same seeds as the whole run); the shards' \
+     files together hold the whole run's games. Resume a shard with the same flag",
+)))]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 4000)]
+    pub nodes: u64,
+    /// Random plies from the start before the engine plays.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Positions within this many plies after the random opening are skipped.
+    #[arg(long, default_value_t = 4)]
+    pub skip_plies: u32,
+    /// Games reaching this many plies are scored as draws.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Run seed.
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    /// The engine that plays both sides (`default`, `handcrafted`, a level, a built-in engine
+    /// .toml, or an external engine file with a [uci] table, played at `go nodes N`). Data
+    /// for Texel tuning with `--score static`: `handcrafted`.
+    #[arg(long, default_value = "default")]
+    pub engine: String,
+    /// The output file, or the one to resume.
+    #[command(flatten)]
+    pub dir: RunDirArgs,
+    /// One share of the run's games.
+    #[command(flatten)]
+    pub sharding: ShardArgs,
+    /// Which positions are recorded (after the random and skipped plies; never in check).
+    #[arg(long, value_enum, default_value_t = RecordArg::QuietBoard)]
+    pub record: RecordArg,
+    /// What a position's `eval` field holds with a built-in engine: its static evaluation
+    /// (the default) or its search's score at the node budget (the target for a network
+    /// bootstrapped from the engine's own search). An external engine always records its
+    /// search's score, so the flag is refused with one. Resume with the same flag.
+    #[arg(long, value_enum)]
+    pub score: Option<ScoreArg>,
+    /// The game of the self-play (`--engine` then names a chess built-in); resume with the
+    /// same flag.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// Which positions datagen records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RecordArg {
+    /// No capture on the board (positions a static evaluation judges as they stand; few in
+    /// xiangqi).
+    QuietBoard,
+    /// The move played is not a capture (the filter of NNUE data; several times as many).
+    QuietMove,
+    /// Every position not in check (what a search evaluates).
+    All,
+}
+
+impl RecordArg {
+    /// The arena's name for it.
+    pub fn record(self) -> chuhan_arena::jobs::datagen::Record {
+        match self {
+            RecordArg::QuietBoard => chuhan_arena::jobs::datagen::Record::QuietBoard,
+            RecordArg::QuietMove => chuhan_arena::jobs::datagen::Record::QuietMove,
+            RecordArg::All => chuhan_arena::jobs::datagen::Record::All,
+        }
+    }
+}
+
+/// What datagen records as a position's score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoreArg {
+    /// The engine's static evaluation.
+    Static,
+    /// The score of the engine's search from the position (mate scores as they are: about
+    /// ±30,000).
+    Search,
+}
+
+impl ScoreArg {
+    /// The arena's name for it.
+    pub fn score(self) -> chuhan_arena::jobs::datagen::Score {
+        match self {
+            ScoreArg::Static => chuhan_arena::jobs::datagen::Score::Static,
+            ScoreArg::Search => chuhan_arena::jobs::datagen::Score::Search,
+        }
+    }
+}
 
 /// Runs the command.
 pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
@@ -65,20 +172,15 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<u8> {
         random_plies: args.random_plies,
         skip_plies: args.skip_plies,
         max_plies: args.max_plies,
-        seed: args.seed,
+        seed: args.seed.or(DEFAULT_SEED),
         engine,
-        shard: args
-            .shard
-            .as_deref()
-            .map(str::parse::<Shard>)
-            .transpose()
-            .map_err(anyhow::Error::msg)?,
+        shard: args.sharding.shard,
         spec: args.engine.clone(),
         record: args.record.record(),
         score: args.score.map_or(Score::Static, ScoreArg::score),
     };
     // Like every command, `--resume` names what it continues (here the output file).
-    let (out, resume) = match (&args.resume, &args.out) {
+    let (out, resume) = match (&args.dir.resume, &args.dir.out) {
         (Some(file), _) => (file, true),
         (None, Some(file)) => (file, false),
         (None, None) => bail!("give --out FILE, or --resume FILE to continue one"),

@@ -1,12 +1,41 @@
 //! `chuhan judge`: plays moves from a FEN, judging after each under the game rules (xiangqi,
 //! or chess with `--game chess`), and prints the first verdict (or that the game goes on).
 
-use crate::args::{GameArg, JudgeArgs};
-use crate::commands::game_input::{self, ChessMoveError, CHESS_MOVE_FORMS};
+use crate::common::flags::GameArg;
+use crate::common::game_input::{self, ChessMoveError, CHESS_MOVE_FORMS};
 use crate::{EXIT_OK, EXIT_USAGE};
 use chuhan_engine::chess;
 use chuhan_engine::{Game, GameConfig, Move, Verdict};
+use clap::Args;
 use serde::Serialize;
+
+/// `chuhan judge`.
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The starting position, as FEN (xiangqi: ranks 0-9, `w` = Red to move).
+    #[arg(long)]
+    pub fen: String,
+    /// Moves separated by spaces: xiangqi in UCI form with ranks 0-9 ("h2e2 h9g7"); chess in
+    /// UCI ("e2e4 e7e5") or SAN ("e4 e5 Nf3"), mixed as you like.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Xiangqi repetition rules: `asian` (perpetual check and perpetual chase lose; the
+    /// default) or `check-only`. Not for chess.
+    #[arg(long)]
+    pub rules: Option<chuhan_engine::RuleSet>,
+    /// Xiangqi: plies without a capture after which the game is drawn (0: no limit; default
+    /// 120). Not for chess, whose fifty-move rule is fixed (100 plies without a capture or pawn
+    /// move).
+    #[arg(long)]
+    pub move_limit: Option<u16>,
+    /// The game: xiangqi (default) or chess (checkmate, stalemate, threefold repetition, the
+    /// fifty-move rule, insufficient material).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+    /// Print one JSON object: {"result", "reason", "ply"}.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The `--json` report, one object on one line.
 #[derive(Debug, Serialize)]

@@ -2,51 +2,97 @@
 //! which fits joint ratings with honest intervals and writes ratings.csv, gaps.csv,
 //! pairings.csv and ladder.svg; print the tables.
 
-use crate::args::LadderArgs;
+use crate::common::flags::{BudgetArgs, GameArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs};
+use crate::common::report::print_ratings;
+use crate::common::setup::{check_resume_chess960, chess960_for};
 use crate::EXIT_OK;
 use anyhow::bail;
-use chuhan_arena::jobs::ladder::{
-    self, adaptive, load_config_for, Analysis, LadderPlan, GAP_HEADER, RATING_HEADER,
-};
+use chuhan_arena::jobs::ladder::{self, adaptive, load_config_for, LadderPlan};
 use chuhan_arena::play::results::{default_out_dir, ResultsDir};
-use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{lock_existing, lock_new};
-use chuhan_arena::report::table;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `chuhan ladder`.
+#[derive(Debug, Args)]
+#[command(mut_arg("seed", |a| a.help("Run seed (overrides the file)")))]
+#[command(mut_arg("precision", |a| a.help(
+    "Play in rounds until every neighbour gap's 95% half-width is at most this many Elo: each \
+     round's game pairs go to the pairings that shrink the widest gap most, a gap whose \
+     interval still holds 0 counting as twice as wide (the first round plays --pairs per \
+     pairing). Reproducible: the same seed gives the same games at any --concurrency, and \
+     --resume continues the round it was in",
+)))]
+#[command(mut_arg("max_games", |a| a.help("With --precision: stop after at most this many games in all")))]
+#[command(mut_arg("max_time", |a| a.help(
+    "With --precision: stop after this much wall time (e.g. 90s, 5m, 1h). A time budget makes \
+     the run not reproducible: a faster or busier machine plays other games",
+)))]
+#[command(mut_arg("out", |a| a.help(
+    "Results folder (default results/<date>-ladder-<name>/); must be absent or empty",
+)))]
+#[command(mut_arg("resume", |a| a.help("Continue the interrupted ladder in this folder")))]
+#[command(mut_arg("shard", |a| a.help(
+    "Play only pairs `i` modulo `n` (`--shard i/n`) of a ladder with a fixed schedule (no \
+     precision); `chuhan merge` joins the shard folders",
+)))]
+pub struct LadderArgs {
+    /// Ladder file (default: the embedded configs/ladder.toml).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Game pairs per pairing (overrides the file).
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Run seed.
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    /// Ignored, kept so older scripts still run: the 95% intervals are honest (profile
+    /// likelihood, exact one-sided bounds after perfect scores), not bootstrapped.
+    #[arg(long, hide = true)]
+    pub bootstrap: Option<usize>,
+    /// The precision to play to, and its budgets.
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Results folder, or the ladder to resume.
+    #[command(flatten)]
+    pub dir: RunDirArgs,
+    /// One share of a fixed schedule.
+    #[command(flatten)]
+    pub sharding: ShardArgs,
+    /// The game played (must agree with the file's `game`).
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games at once, progress output.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
 
 /// Runs the command.
 pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
-    if args.precision.is_none() && (args.max_games.is_some() || args.max_time.is_some()) {
+    let budget = &args.budget;
+    if budget.precision.is_none() && (budget.max_games.is_some() || budget.max_time.is_some()) {
         bail!("--max-games and --max-time are budgets of a ladder played to a precision: add --precision");
     }
-    if let Some(p) = args.precision {
+    if let Some(p) = budget.precision {
         if !(p.is_finite() && p > 0.0) {
             bail!("--precision must be a positive number of Elo (a 95% half-width), not {p}");
         }
     }
-    if args.max_games == Some(0) {
+    if budget.max_games == Some(0) {
         bail!("--max-games must be at least 1");
     }
-    let max_time = args
-        .max_time
-        .as_deref()
-        .map(|t| adaptive::parse_duration(t, "--max-time"))
-        .transpose()?;
-    let shard = args
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let max_time = budget.max_time.as_ref().map(|t| t.duration);
+    let shard = args.sharding.shard;
     // Held until the run ends: one writer per results folder.
     let _lock;
-    let mut plan = match &args.resume {
+    let mut plan = match &args.dir.resume {
         Some(dir) => {
             if args.config.is_some()
                 || shard.is_some()
                 || args.pairs.is_some()
-                || args.seed.is_some()
-                || args.precision.is_some()
-                || args.max_games.is_some()
+                || args.seed.given().is_some()
+                || budget.precision.is_some()
+                || budget.max_games.is_some()
             {
                 bail!(
                     "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision, --max-games or --shard",
@@ -56,7 +102,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
             if let Some(game) = args.game.kind() {
                 ResultsDir::check_game(dir, game)?;
             }
-            crate::commands::setup::check_resume_chess960(Some(dir), &args.game)?;
+            check_resume_chess960(Some(dir), &args.game)?;
             _lock = lock_existing(dir)?;
             crate::signals::resume_with(&["chuhan", "ladder", "--resume", &dir.to_string_lossy()]);
             let mut plan = LadderPlan::resume(dir)?;
@@ -74,7 +120,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
         None => {
             let (mut ladder, _) = load_config_for(args.config.as_deref(), args.game.kind())?;
             if args.game.chess960().is_some() {
-                ladder.chess960 = crate::commands::setup::chess960_for(&args.game, ladder.kind())?;
+                ladder.chess960 = chess960_for(&args.game, ladder.kind())?;
             } else if ladder.chess960 && ladder.kind() != chuhan_arena::play::any::GameKind::Chess {
                 bail!("the ladder file says chess960 = true for a {} ladder: Chess960 is a chess variant (game = \"chess\")", ladder.kind());
             }
@@ -84,7 +130,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 }
                 ladder.pairs = p;
             }
-            if let Some(s) = args.seed {
+            if let Some(s) = args.seed.given() {
                 ladder.seed = s;
             }
             if let Some(b) = args.bootstrap {
@@ -93,16 +139,16 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 }
                 ladder.bootstrap = b;
             }
-            if let Some(p) = args.precision {
+            if let Some(p) = budget.precision {
                 ladder.precision = Some(p);
             }
-            if let Some(m) = args.max_games {
+            if let Some(m) = budget.max_games {
                 ladder.max_games = Some(m);
             }
-            if let Some(t) = &args.max_time {
-                ladder.max_time = Some(t.clone());
+            if let Some(t) = &budget.max_time {
+                ladder.max_time = Some(t.text.clone());
             }
-            let dir = match &args.out {
+            let dir = match &args.dir.out {
                 Some(d) => d.clone(),
                 None => default_out_dir(&format!("ladder-{}", ladder.name)),
             };
@@ -156,13 +202,4 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
         outcome.finished.dir.path().display()
     );
     Ok(EXIT_OK)
-}
-
-/// The rating table, the neighbour gaps and the notes of a fitted ladder.
-pub fn print_ratings(analysis: &Analysis) {
-    outln!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
-    outln!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
-    for note in &analysis.notes {
-        outln!("note: {note}");
-    }
 }

@@ -1,16 +1,32 @@
 //! `chuhan match`: game pairs between two or more players (a round robin), scores and Elo.
 
-use super::setup::config_from_args;
-use crate::args::MatchArgs;
+use crate::common::flags::RunArgs;
+use crate::common::report::{
+    expect_kind, print_played, write_and_print_summary, write_stat_blocks,
+};
+use crate::common::setup::{check_resume_chess960, config_from_args};
 use crate::EXIT_OK;
-use anyhow::{bail, Context};
+use anyhow::bail;
 use chuhan_arena::play::results::{spec_label, ResultsDir};
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::schedule::{round_robin, Pairing};
-use chuhan_arena::play::setup::{
-    choose_config, execute, plan_from_config, termination_rows, Finished, PreparedRun,
-};
-use chuhan_arena::report::{describe_elo, statblock, summary_rows, table, tally, Tally};
+use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, PreparedRun};
+use chuhan_arena::report::{describe_elo, summary_rows, tally};
+use clap::Args;
+
+/// `chuhan match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// A player: `random`, `greedy` (give two or more; more make a round robin).
+    #[arg(long = "player")]
+    pub players: Vec<String>,
+    /// Game pairs per pairing.
+    #[arg(long)]
+    pub pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
 
 /// The pairings of a match configuration.
 pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
@@ -19,7 +35,7 @@ pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
 
 /// Runs the command.
 pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
-    let from_args = if args.players.is_empty() && args.run.resume.is_some() {
+    let from_args = if args.players.is_empty() && args.run.dir.resume.is_some() {
         None
     } else {
         if args.players.len() < 2 {
@@ -37,17 +53,17 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
             None,
         ))
     };
-    if let (Some(dir), Some(game)) = (&args.run.resume, args.run.game.kind()) {
+    if let (Some(dir), Some(game)) = (&args.run.dir.resume, args.run.game.kind()) {
         ResultsDir::check_game(dir, game)?;
     }
-    crate::commands::setup::check_resume_chess960(args.run.resume.as_deref(), &args.run.game)?;
+    check_resume_chess960(args.run.dir.resume.as_deref(), &args.run.game)?;
     let labels: Vec<String> = args.players.iter().map(|p| spec_label(p)).collect();
     let default_name = format!("match-{}", labels.join("-"));
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = choose_config(
         from_args,
-        args.run.resume.as_deref(),
-        args.run.out.as_deref(),
+        args.run.dir.resume.as_deref(),
+        args.run.dir.out.as_deref(),
         &default_name,
     )?;
     expect_kind(&config, RunKind::Match)?;
@@ -74,62 +90,4 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<u8> {
     out!("{blocks}");
     print_played(&prepared, &finished);
     Ok(EXIT_OK)
-}
-
-/// The stat block of each pairing (to paste into a commit message), from the run's manifest,
-/// kept in the run folder for report.html (written before it); returns the text to print.
-pub fn write_stat_blocks(
-    finished: &Finished,
-    labels: &[String],
-    tallies: &[Tally],
-) -> anyhow::Result<String> {
-    let dir = finished.dir.path();
-    let manifest = ResultsDir::read_manifest(dir)?;
-    statblock::write_stat_blocks(dir, &manifest, labels, tallies)
-        .with_context(|| format!("cannot write {}", statblock::stat_block_path(dir).display()))
-}
-
-/// The folder being resumed must hold a run of this command.
-pub fn expect_kind(config: &RunConfig, kind: RunKind) -> anyhow::Result<()> {
-    if config.command != kind {
-        bail!(
-            "that folder holds a '{}' run; resume it with chuhan {}",
-            config.command,
-            config.command
-        );
-    }
-    Ok(())
-}
-
-/// Writes summary.csv and prints it, then the termination table (match and sprt).
-pub fn write_and_print_summary(
-    finished: &Finished,
-    header: &[&str],
-    rows: &[Vec<String>],
-) -> anyhow::Result<()> {
-    finished.dir.write_summary(header, rows)?;
-    chuhan_arena::report::html::write_report(finished.dir.path())?;
-    out!("{}", table(header, rows));
-    outln!();
-    out!(
-        "{}",
-        table(
-            &["termination", "games"],
-            &termination_rows(&finished.records)
-        )
-    );
-    outln!();
-    Ok(())
-}
-
-/// The last line of a match or sprt: games, time, speed, workers, folder.
-pub fn print_played(prepared: &PreparedRun, finished: &Finished) {
-    outln!(
-        "played {} games in {:.1} s ({:.2} games/s) on {} workers; results in {}",
-        finished.played,
-        finished.seconds,
-        finished.played as f64 / finished.seconds.max(1e-9),
-        prepared.plan.concurrency,
-        finished.dir.path().display()
-    );
 }

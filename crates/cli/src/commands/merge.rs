@@ -7,8 +7,7 @@
 //! ratings, gaps, pairings and the plot for a ladder), so a merged folder cannot drift from a
 //! single-machine one.
 
-use super::{calibrate, ladder, matches, sprt};
-use crate::args::MergeArgs;
+use crate::common::report::{print_event, print_ratings, sprt_report, write_and_print_summary};
 use crate::{EXIT_FAIL, EXIT_OK};
 use chuhan_arena::jobs::calibrate::shard::{
     write_merged, Progress, Stage, StageShards, SETTINGS_FILE, STAGE_FILE,
@@ -19,6 +18,23 @@ use chuhan_arena::jobs::merge::{write_folder, ShardSet};
 use chuhan_arena::play::results::{RunConfig, RunKind};
 use chuhan_arena::play::setup::Finished;
 use chuhan_arena::report::{summary_rows, tally};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `chuhan merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The merged folder (absent or empty).
+    #[arg(long, required_unless_present = "check", conflicts_with = "check")]
+    pub out: Option<PathBuf>,
+    /// Write nothing: print where the run stands and exit 0 when it can be merged (every
+    /// shard complete, or the sprt decided), 1 when not yet, 2 for unusable folders.
+    #[arg(long)]
+    pub check: bool,
+    /// The shard folders, any order (e.g. RUN_DIR/shard-*).
+    #[arg(required = true, value_name = "SHARD_DIR")]
+    pub shards: Vec<PathBuf>,
+}
 
 /// Runs the command.
 pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
@@ -75,9 +91,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
         RunKind::Match => {
             let tallies = tally(&finished.records, labels.len(), None);
             let (header, rows) = summary_rows(&labels, &tallies);
-            matches::write_and_print_summary(&finished, &header, &rows)?;
+            write_and_print_summary(&finished, &header, &rows)?;
         }
-        RunKind::Sprt => sprt::report(&set.config, &labels, &finished)?,
+        RunKind::Sprt => sprt_report(&set.config, &labels, &finished)?,
         RunKind::Ladder => {
             let name = set
                 .ladder_copy
@@ -85,7 +101,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<u8> {
                 .and_then(|t| LadderConfig::parse(t, LADDER_COPY).ok())
                 .map_or_else(|| "ladder".to_string(), |c| c.name);
             let analysis = write_outputs_of(&set.config, &finished, &format!("Ladder '{name}'"))?;
-            ladder::print_ratings(&analysis);
+            print_ratings(&analysis);
         }
         // Calibration stages are merged above.
         RunKind::Calibrate => anyhow::bail!("calibrate runs merge stage by stage"),
@@ -143,7 +159,7 @@ fn merge_stage(
         }
     };
     let settings = stage.settings.clone();
-    let mut on_event = |e: CalibrationEvent| calibrate::print_event(&settings, e);
+    let mut on_event = |e: CalibrationEvent| print_event(&settings, e);
     let (_, games) = write_merged(set, out, &mut on_event)?;
     let given = set.shards.iter().flatten().count();
     outln!(

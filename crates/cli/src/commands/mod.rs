@@ -1,11 +1,10 @@
-//! One module per subcommand.
+//! One module per subcommand, each with its flags (`<Command>Args`) beside its code. A command
+//! module never uses another command's module: what several share is in [`crate::common`].
 
 pub mod bench;
 pub mod calibrate;
 pub mod datagen;
 pub mod engine_check;
-pub mod external;
-pub mod game_input;
 pub mod judge;
 pub mod ladder;
 pub mod matches;
@@ -13,13 +12,9 @@ pub mod merge;
 pub mod notation;
 pub mod params;
 pub mod perft;
-pub mod perft_engine;
 pub mod serve;
-pub mod setup;
 pub mod sprt;
-pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uci;
 pub mod uci_chess;
-pub mod uci_common;

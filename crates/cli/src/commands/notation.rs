@@ -1,12 +1,32 @@
 //! `chuhan notation`: play moves from a position and write each in the chosen notation
 //! (xiangqi: ICCS, UCI, WXF, Chinese; chess with `--game chess`: SAN or UCI).
 
-use crate::args::{GameArg, NotationArgs};
-use crate::commands::game_input::{self, ChessMoveError, CHESS_MOVE_FORMS};
+use crate::common::flags::GameArg;
+use crate::common::game_input::{self, ChessMoveError, CHESS_MOVE_FORMS};
 use crate::{EXIT_OK, EXIT_USAGE};
 use chuhan_engine::notation::{parse_any, render};
 use chuhan_engine::{Notation, START_FEN};
+use clap::Args;
 use std::io::Write;
+
+/// `chuhan notation`.
+#[derive(Debug, Args)]
+pub struct NotationArgs {
+    /// The start position, as FEN (default: the standard start of the game).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The moves, space-separated: xiangqi in UCI (`h2e2`) or any other notation (ICCS, WXF,
+    /// Chinese); chess in UCI (`e2e4`, `e7e8q`) or SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: String,
+    /// The notation to write: xiangqi iccs (default), uci, wxf or chinese; chess san (default)
+    /// or uci.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// The game: xiangqi (default) or chess.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+}
 
 /// Runs the command: one line per move on stdout; exit 2 on a bad FEN, a bad `--format` or a
 /// move that is not legal (the message names the move and its 1-based index).

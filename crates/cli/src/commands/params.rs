@@ -1,7 +1,17 @@
 //! `chuhan params`: the parameter table as CSV-like text, for either game (`--game`).
 
-use crate::args::{GameArg, ParamsArgs};
+use crate::common::flags::GameArg;
 use chuhan_engine::chess::EvalParams;
+use clap::Args;
+
+/// `chuhan params`.
+#[derive(Debug, Args)]
+pub struct ParamsArgs {
+    /// The game: xiangqi (default; the table of `chuhan_engine::params`) or chess (the chess
+    /// evaluation's table, with the ranges and steps `tune spsa --game chess --params` uses).
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+}
 
 /// Prints `name,default,min,max,step,group` for every tunable of the game's evaluation.
 pub fn run(args: &ParamsArgs) -> anyhow::Result<u8> {

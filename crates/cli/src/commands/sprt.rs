@@ -5,27 +5,54 @@
 //! [`chuhan_arena::play::runner`]): the same seed and options give the same verdict at the same pair, at any
 //! concurrency and across interruptions and `--resume`.
 
-use super::matches::{expect_kind, print_played, write_and_print_summary, write_stat_blocks};
-use super::setup::config_from_args;
-use super::stats::parse_model;
-use crate::args::SprtArgs;
+use crate::common::flags::{parse_model, RunArgs};
+use crate::common::report::{expect_kind, print_played, sprt_of, sprt_report};
+use crate::common::setup::{check_resume_chess960, config_from_args};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::sprt::{JointStop, SprtStop};
 use chuhan_arena::play::results::{spec_label, ResultsDir, RunConfig, RunKind, SprtSettings};
 use chuhan_arena::play::runner::StopRule;
 use chuhan_arena::play::schedule::Pairing;
-use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, Finished, PreparedRun};
-use chuhan_arena::report::{describe_elo, summary_rows, tally, Tally};
-use chuhan_arena::stats::{Sprt, SprtDecision, SprtModel};
+use chuhan_arena::play::setup::{choose_config, execute, plan_from_config, PreparedRun};
+use chuhan_arena::report::{describe_elo, Tally};
+use chuhan_arena::stats::SprtModel;
+use clap::Args;
+
+/// `chuhan sprt`.
+#[derive(Debug, Args)]
+pub struct SprtArgs {
+    /// The reference player.
+    #[arg(long)]
+    pub base: Option<String>,
+    /// The player under test.
+    #[arg(long)]
+    pub test: Option<String>,
+    /// H0 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// H1 bound.
+    #[arg(long, allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Type I error (default 0.05).
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// Type II error (default 0.05).
+    #[arg(long)]
+    pub beta: Option<f64>,
+    /// Give up after this many pairs (default 20000).
+    #[arg(long)]
+    pub max_pairs: Option<u64>,
+    /// Shared run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
 
 /// Default maximum number of game pairs.
 pub const DEFAULT_MAX_PAIRS: u64 = 20_000;
-
-/// The SPRT of a configuration.
-pub fn sprt_of(settings: &SprtSettings) -> anyhow::Result<Sprt> {
-    chuhan_arena::jobs::sprt::sprt_of(settings).map_err(anyhow::Error::msg)
-}
 
 /// The single pairing: the test player (index 0) against the base (index 1).
 pub fn pairings(config: &RunConfig) -> Vec<Pairing> {
@@ -67,7 +94,7 @@ fn config_from(args: &SprtArgs) -> anyhow::Result<RunConfig> {
 pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     let nothing_given =
         args.test.is_none() && args.base.is_none() && args.elo0.is_none() && args.elo1.is_none();
-    let from_args = if nothing_given && args.run.resume.is_some() {
+    let from_args = if nothing_given && args.run.dir.resume.is_some() {
         None
     } else {
         Some(config_from(args))
@@ -77,15 +104,15 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         spec_label(args.test.as_deref().unwrap_or("test")),
         spec_label(args.base.as_deref().unwrap_or("base"))
     );
-    if let (Some(dir), Some(game)) = (&args.run.resume, args.run.game.kind()) {
+    if let (Some(dir), Some(game)) = (&args.run.dir.resume, args.run.game.kind()) {
         ResultsDir::check_game(dir, game)?;
     }
-    crate::commands::setup::check_resume_chess960(args.run.resume.as_deref(), &args.run.game)?;
+    check_resume_chess960(args.run.dir.resume.as_deref(), &args.run.game)?;
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = choose_config(
         from_args,
-        args.run.resume.as_deref(),
-        args.run.out.as_deref(),
+        args.run.dir.resume.as_deref(),
+        args.run.dir.out.as_deref(),
         &default_name,
     )?;
     expect_kind(&config, RunKind::Sprt)?;
@@ -137,7 +164,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
         Box::new(describe),
         args.run.session.audience(),
     )?;
-    report(&prepared.config, &labels, &finished)?;
+    sprt_report(&prepared.config, &labels, &finished)?;
     let decision = joint.and_then(|d| *d.lock().unwrap_or_else(|e| e.into_inner()));
     if let Some(d) = decision {
         outln!(
@@ -149,65 +176,4 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<u8> {
     }
     print_played(&prepared, &finished);
     Ok(EXIT_OK)
-}
-
-/// Writes summary.csv and prints the table, the terminations and the verdict of a finished
-/// (or merged) SPRT run; a shard's own verdict is only the LLR of its pairs.
-pub fn report(config: &RunConfig, labels: &[String], finished: &Finished) -> anyhow::Result<()> {
-    let settings = config
-        .sprt
-        .clone()
-        .context("the manifest has no [config.sprt]")?;
-    let sprt = sprt_of(&settings)?;
-    let counted = tally(&finished.records, 1, finished.stopped_at);
-    let t = counted[0];
-    let llr = sprt.llr_pentanomial(&t.pentanomial());
-    let verdict = llr.map_or(SprtDecision::Continue, |l| sprt.verdict(l));
-    let (mut header, mut rows) = summary_rows(labels, &counted);
-    header.extend(["llr", "lower", "upper", "verdict"]);
-    rows[0].extend([
-        llr.map_or(String::new(), |l| format!("{l:.4}")),
-        format!("{:.4}", sprt.lower_bound()),
-        format!("{:.4}", sprt.upper_bound()),
-        verdict.name().to_string(),
-    ]);
-    let blocks = write_stat_blocks(finished, labels, &counted)?;
-    write_and_print_summary(finished, &header, &rows)?;
-    out!("{blocks}");
-    let names = &config.players;
-    let (test, base) = (&names[0].name, &names[1].name);
-    let unit = if settings.model == SprtModel::Logistic {
-        "Elo"
-    } else {
-        "nElo"
-    };
-    let (e0, e1) = (settings.elo0, settings.elo1);
-    if let Some(shard) = config.shard {
-        outln!(
-            "verdict: none for shard {shard} alone ({} pairs, every {}th of the run): chuhan merge --check over all shard folders decides",
-            t.pairs(),
-            shard.count
-        );
-        return Ok(());
-    }
-    match verdict {
-        SprtDecision::AcceptH1 => outln!(
-            "verdict: H1 after {} pairs: {test} - {base} = {e1} {unit} is accepted over {e0} {unit}",
-            t.pairs()
-        ),
-        SprtDecision::AcceptH0 => outln!(
-            "verdict: H0 after {} pairs: {test} - {base} = {e0} {unit} is accepted over {e1} {unit}",
-            t.pairs()
-        ),
-        SprtDecision::Continue => outln!(
-            "verdict: continue: no decision after {} pairs (the limit is {})",
-            t.pairs(),
-            config.pairs
-        ),
-    }
-    let extra = finished.records.len() as u64 - t.games();
-    if extra > 0 {
-        outln!("({extra} games played after the stop are recorded in games.csv but not counted)");
-    }
-    Ok(())
 }

@@ -1,15 +1,36 @@
 //! `chuhan stats`: Elo, nElo, LOS and draw ratio of given counts, and with bounds the SPRT
 //! log-likelihood ratio and verdict. Other tools call it; its output keys are an interface.
 
-use crate::args::StatsArgs;
+use crate::common::flags::parse_model;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, SprtModel, Trinomial};
+use chuhan_arena::stats::{Estimate, Pentanomial, Sprt, Trinomial};
+use clap::Args;
 
-/// Parses `--model`.
-pub fn parse_model(text: &str) -> anyhow::Result<SprtModel> {
-    chuhan_arena::play::results::parse_model(text.trim())
-        .map_err(|_| anyhow::anyhow!("--model '{}': expected normalized or logistic", text.trim()))
+/// `chuhan stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Counts, low to high: `L,D,W` (games) or `LL,LD,DD_WL,WD,WW` (game pairs).
+    #[arg(long)]
+    pub counts: String,
+    /// SPRT H0 bound (with --elo1).
+    #[arg(long, requires = "elo1", allow_hyphen_values = true)]
+    pub elo0: Option<f64>,
+    /// SPRT H1 bound (with --elo0).
+    #[arg(long, requires = "elo0", allow_hyphen_values = true)]
+    pub elo1: Option<f64>,
+    /// Scale of the bounds: `normalized` (nElo) or `logistic` (Elo).
+    #[arg(long, default_value = "normalized")]
+    pub model: String,
+    /// SPRT type I error.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT type II error.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Counts given on the command line.

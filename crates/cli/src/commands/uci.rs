@@ -3,7 +3,8 @@
 //! Malformed input never ends the session: an `info string` names the problem, and that holds
 //! for bytes too (invalid UTF-8, lines of any length: see [`serve`]).
 
-use super::uci_common::{bestmove_line, emit, final_info_line, info_line, parse_go, Out};
+use crate::common::flags::GameArg;
+use crate::common::uci::{bestmove_line, emit, final_info_line, info_line, parse_go, Out};
 use chuhan_arena::engines::uci_front::{
     parse_command, xiangqi_option, xiangqi_position, Command, XiangqiOption,
 };
@@ -12,10 +13,19 @@ use chuhan_engine::params;
 use chuhan_engine::search::smp::MAX_THREADS;
 use chuhan_engine::search::tt::MAX_TT_MB;
 use chuhan_engine::{Engine, EngineConfig, Level, Move, Position, SearchInfo};
+use clap::Args;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+/// `chuhan uci` options.
+#[derive(Debug, Args)]
+pub struct UciArgs {
+    /// The game to speak UCI for.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+}
 
 /// The UCI session state.
 pub struct Session {
@@ -274,11 +284,11 @@ impl Session {
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() -> anyhow::Result<u8> {
     let mut session = Session::new(Box::new(std::io::stdout()));
-    super::uci_common::serve(&mut session, &mut std::io::stdin().lock());
+    crate::common::uci::serve(&mut session, &mut std::io::stdin().lock());
     Ok(crate::EXIT_OK)
 }
 
-impl super::uci_common::Session for Session {
+impl crate::common::uci::Session for Session {
     fn say(&self, line: &str) {
         Session::say(self, line)
     }

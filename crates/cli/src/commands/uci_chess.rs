@@ -3,7 +3,7 @@
 //! thread so `stop` and `isready` answer at once, and malformed input never ends the session
 //! (an `info string` names the problem).
 
-use super::uci_common::{
+use crate::common::uci::{
     bestmove_line, emit, final_info_line, info_line, parse_go, split_position, split_setoption, Out,
 };
 use chuhan_engine::chess::bench as chess_bench;
@@ -318,11 +318,11 @@ impl ChessSession {
 /// a line that is not UTF-8 or too long is named and skipped).
 pub fn run() -> anyhow::Result<u8> {
     let mut session = ChessSession::new(Box::new(std::io::stdout()));
-    super::uci_common::serve(&mut session, &mut std::io::stdin().lock());
+    crate::common::uci::serve(&mut session, &mut std::io::stdin().lock());
     Ok(crate::EXIT_OK)
 }
 
-impl super::uci_common::Session for ChessSession {
+impl crate::common::uci::Session for ChessSession {
     fn say(&self, line: &str) {
         ChessSession::say(self, line)
     }

@@ -5,7 +5,12 @@
 //! fixed size in a fixed order, so the result does not depend on the thread count. Every
 //! epoch reports the training and validation loss; the weights of the epoch with the lowest
 //! validation loss are kept. The handcrafted evaluation's loss on the same positions is the
-//! bar a network has to clear (docs/nnue.md, stage 2).
+//! bar a network has to clear (docs/nnue.md, stage 2). [`run`] is the whole job: data file in,
+//! results folder out.
+
+mod job;
+
+pub use job::{run, NnueEvent, NnueJobError, NnuePlan, NnueRun};
 
 use super::texel::{sigmoid, LabelledPosition};
 use chuhan_engine::eval::nnue::{self, Network, INPUTS};

@@ -2,7 +2,7 @@
 //! limits, openings and game rules for `chuhan match`, `chuhan sprt` and `chuhan tune spsa`,
 //! and the whole [`RunConfig`] of match and sprt.
 
-use crate::args::RunArgs;
+use crate::common::flags::{GameArgs, RunArgs};
 use anyhow::bail;
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::game::{Adjudication, DrawRule, ResignRule};
@@ -11,7 +11,6 @@ use chuhan_arena::play::openings::{is_pgn_book, read_opening_file_in, OpeningSou
 use chuhan_arena::play::player::resolve_player_for;
 use chuhan_arena::play::results::ResultsDir;
 use chuhan_arena::play::results::{PlayerEntry, RunConfig, RunKind, SprtSettings};
-use chuhan_arena::play::schedule::Shard;
 use chuhan_arena::play::setup::{unique_names, DEFAULT_OPENING_PLIES, DEFAULT_SEED};
 use chuhan_engine::{GameConfig, RuleSet};
 
@@ -19,15 +18,14 @@ impl RunArgs {
     /// The per-move limit; `default_nodes` replaces the arena's default node budget when no
     /// limit is given.
     pub fn limit(&self, default_nodes: Option<u64>) -> anyhow::Result<LimitSpec> {
-        let given = self.nodes.is_some()
-            || self.depth.is_some()
-            || self.movetime.is_some()
-            || self.tc.is_some();
-        let nodes = if given { self.nodes } else { default_nodes };
+        let l = &self.limits;
+        let given =
+            l.nodes.is_some() || l.depth.is_some() || l.movetime.is_some() || self.tc.is_some();
+        let nodes = if given { l.nodes } else { default_nodes };
         Ok(LimitSpec::from_options(
             nodes,
-            self.depth,
-            self.movetime,
+            l.depth,
+            l.movetime,
             self.tc.as_deref(),
         )?)
     }
@@ -90,7 +88,7 @@ impl RunArgs {
 
 /// Whether a run of `game` is Chess960 by the command line: an error when `--chess960` (or
 /// `--variant chess960`) is given for xiangqi.
-pub fn chess960_for(args: &crate::args::GameArgs, game: GameKind) -> anyhow::Result<bool> {
+pub fn chess960_for(args: &GameArgs, game: GameKind) -> anyhow::Result<bool> {
     let chess960 = args.chess960().unwrap_or(false);
     if chess960 && game != GameKind::Chess {
         bail!("--chess960 (--variant chess960) is a chess variant: give --game chess with it (the run plays {game})");
@@ -106,7 +104,7 @@ pub fn chess960_for(args: &crate::args::GameArgs, game: GameKind) -> anyhow::Res
 /// standard chess).
 pub fn check_resume_chess960(
     resume: Option<&std::path::Path>,
-    args: &crate::args::GameArgs,
+    args: &GameArgs,
 ) -> anyhow::Result<()> {
     let Some(dir) = resume else {
         return Ok(());
@@ -161,22 +159,16 @@ pub fn config_from_args(
         }
         _ => None,
     };
-    let shard = run
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
     let names = unique_names(players);
     Ok(RunConfig {
         command,
         game,
         chess960,
-        seed: run.seed.unwrap_or(DEFAULT_SEED),
+        seed: run.seed.or(DEFAULT_SEED),
         pairs,
         rules,
         move_limit,
-        shard,
+        shard: run.sharding.shard,
         players: names
             .into_iter()
             .zip(players)
@@ -194,9 +186,6 @@ pub fn config_from_args(
         },
         sprt,
         pairings: Vec::new(),
-        pgn_format: match run.pgn_format.as_deref() {
-            Some(name) => name.parse().map_err(anyhow::Error::msg)?,
-            None => chuhan_engine::Notation::Iccs,
-        },
+        pgn_format: run.notation.notation()?,
     })
 }

@@ -2,7 +2,9 @@
 //! difference the position where the move lists differ (`position:`, `path:`, `missing:`,
 //! `extra:`, moves in our UCI text: xiangqi a0-i9, chess e2e4), for either game (`--game`).
 
-use crate::args::{GameArg, PerftArgs};
+use super::PerftArgs;
+use crate::common::flags::GameArg;
+use crate::common::{external, game_input};
 use crate::{EXIT_FAIL, EXIT_OK, EXIT_USAGE};
 use anyhow::{bail, Context};
 use chuhan_arena::engines::game::{Chess, EngineGame, Xiangqi};
@@ -32,7 +34,7 @@ trait Input: EngineGame {
 
 impl Input for Xiangqi {
     fn position(fen: &str, _: bool) -> Result<Self::Position, String> {
-        super::game_input::xiangqi_position(fen)
+        game_input::xiangqi_position(fen)
     }
     fn suite(text: &str, _: bool) -> Result<Vec<SuiteEntry>, chuhan_engine::SuiteError> {
         chuhan_engine::parse_suite(text)
@@ -43,9 +45,9 @@ impl Input for Chess {
     fn position(fen: &str, chess960: bool) -> Result<Self::Position, String> {
         if chess960 {
             chuhan_engine::chess::Position::from_fen_chess960(fen)
-                .map_err(|e| super::game_input::fen_error(GameArg::Chess, fen, &e))
+                .map_err(|e| game_input::fen_error(GameArg::Chess, fen, &e))
         } else {
-            super::game_input::chess_position(fen)
+            game_input::chess_position(fen)
         }
     }
     fn suite(text: &str, chess960: bool) -> Result<Vec<SuiteEntry>, chuhan_engine::SuiteError> {
@@ -71,7 +73,7 @@ fn start(
 }
 
 fn run_game<G: Input>(engine_file: &Path, args: &PerftArgs) -> anyhow::Result<u8> {
-    let engine = super::external::load_for(engine_file, "--engine", args.game)?;
+    let engine = external::load_for(engine_file, "--engine", args.game)?;
     if args.depth == Some(0) || args.max_depth == Some(0) {
         bail!("the depth must be at least 1");
     }

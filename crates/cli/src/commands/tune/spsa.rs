@@ -1,7 +1,7 @@
 //! `chuhan tune spsa`: flags to a validated [`SpsaConfig`], the library's SPSA job, the final
 //! table and the SPRT that must confirm the gain.
 
-use crate::args::{RunArgs, SpsaArgs};
+use crate::common::flags::RunArgs;
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
 use chuhan_arena::jobs::tune::spsa::{
@@ -11,6 +11,43 @@ use chuhan_arena::jobs::tune::spsa::{
 use chuhan_arena::play::openings::OpeningSource;
 use chuhan_arena::play::setup::DEFAULT_SEED;
 use chuhan_arena::report::table;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `chuhan tune spsa`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("spsa_params").args(["params_file", "params"])))]
+pub struct SpsaArgs {
+    /// Parameter file: lines `name, start, min, max, c_end, r_end` (fishtest format, `#`
+    /// comments).
+    #[arg(long)]
+    pub params_file: Option<PathBuf>,
+    /// Parameter names, comma-separated: start from the base engine, min and max from the
+    /// table, c_end = (max - min) / 20, r_end = 0.002.
+    #[arg(long)]
+    pub params: Option<String>,
+    /// Iterations N (default 1000).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Game pairs per iteration (default 1), all at the same perturbation.
+    #[arg(long)]
+    pub pairs_per_iteration: Option<u64>,
+    /// Evaluate iteration k at theta after iteration k-1-LAG (default 0: plain sequential
+    /// SPSA); LAG > 0 lets LAG+1 iterations run at once. Results never depend on --concurrency.
+    #[arg(long)]
+    pub lag: Option<u64>,
+    /// The engine to tune: `default`, `handcrafted` (the handcrafted evaluation, whose
+    /// parameters act only there), a level name, or an engine .toml file (default: default).
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Also write games.pgn (every game of every iteration; `--pgn-format` implies it).
+    #[arg(long)]
+    pub pgn: bool,
+    /// The play flags shared with match and sprt (spsa takes a node or depth limit and no
+    /// adjudication or shard; nodes default to 2000).
+    #[command(flatten)]
+    pub run: RunArgs,
+}
 
 /// Runs `chuhan tune spsa`.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
@@ -18,12 +55,12 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<u8> {
     // On --resume the settings come from the run; a command line that gives parameters must
     // then describe the same run.
     let given = args.params_file.is_some() || args.params.is_some();
-    let from_args = (args.run.resume.is_none() || given).then(|| config_from_args(args));
+    let from_args = (args.run.dir.resume.is_none() || given).then(|| config_from_args(args));
     // Held until the run ends: one writer per results folder.
     let (config, destination, _lock) = spsa::choose_config(
         from_args,
-        args.run.resume.as_deref(),
-        args.run.out.as_deref(),
+        args.run.dir.resume.as_deref(),
+        args.run.dir.out.as_deref(),
     )?;
     crate::signals::resume_with(&[
         "chuhan",
@@ -109,7 +146,7 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
     let gains = Gains::new(iterations);
     Ok(SpsaConfig {
         command: "tune spsa".into(),
-        seed: args.run.seed.unwrap_or(DEFAULT_SEED),
+        seed: args.run.seed.or(DEFAULT_SEED),
         iterations,
         pairs_per_iteration,
         lag: args.lag.unwrap_or(0),
@@ -125,8 +162,13 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
         game,
         openings,
         params,
-        pgn: (args.pgn || args.run.pgn_format.is_some())
-            .then(|| args.run.pgn_format.clone().unwrap_or_else(|| "iccs".into())),
+        pgn: (args.pgn || args.run.notation.pgn_format.is_some()).then(|| {
+            args.run
+                .notation
+                .pgn_format
+                .clone()
+                .unwrap_or_else(|| "iccs".into())
+        }),
     })
 }
 
@@ -134,11 +176,11 @@ fn config_from_args(args: &SpsaArgs) -> anyhow::Result<SpsaConfig> {
 /// every pair, without adjudication.
 fn reject_unsupported(run: &RunArgs) -> anyhow::Result<()> {
     let given = [
-        ("--movetime", run.movetime.is_some()),
+        ("--movetime", run.limits.movetime.is_some()),
         ("--tc", run.tc.is_some()),
         ("--resign-score", run.resign_score.is_some()),
         ("--draw-score", run.draw_score.is_some()),
-        ("--shard", run.shard.is_some()),
+        ("--shard", run.sharding.shard.is_some()),
     ];
     if let Some((flag, _)) = given.iter().find(|(_, given)| *given) {
         bail!("tune spsa does not take {flag}: it plays node- or depth-limited game pairs without adjudication");

@@ -1,7 +1,7 @@
 //! Loading an external engine file for the engine commands (`perft --engine`, `bench
 //! --engine`, `engine-check`).
 
-use crate::args::GameArg;
+use crate::common::flags::GameArg;
 use anyhow::{bail, Context};
 use chuhan_arena::play::player::uci::{load_external, ExternalEngine};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! `notation`, `perft --engine`): FENs whose error says when the text is the other game's,
 //! and chess moves in UCI or SAN.
 
-use crate::args::GameArg;
+use crate::common::flags::GameArg;
 use chuhan_engine::chess::{MoveError, SanError};
 
 /// `bad FEN '...': why`, and when the text is a valid FEN of the other game, what to do.

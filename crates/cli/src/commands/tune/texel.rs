@@ -1,244 +1,72 @@
-//! `chuhan tune texel` (load labelled positions, fit K, tune, write the results folder) and the
-//! dispatch to `chuhan tune spsa` ([`super::spsa`]).
+//! `chuhan tune texel`: load labelled positions, fit K, tune, write the results folder.
 
-use crate::args::{FitDataArgs, NnueArgs, TexelArgs, TuneCommand};
+use super::{check_fit_args, FitDataArgs};
+use crate::common::flags::{GameArgs, ProgressArgs};
 use crate::EXIT_OK;
 use anyhow::{bail, Context};
-use chuhan_arena::jobs::tune::texel::{self, TexelProblem, TexelSettings};
+use chuhan_arena::jobs::tune::texel::{self, Optimizer, TexelProblem, TexelSettings};
 use chuhan_arena::jobs::tune::{choose_out_dir, select_params};
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::config::{builtin_levels, load_handcrafted_base};
+use chuhan_arena::play::results::FolderLock;
 use chuhan_arena::report::ProgressReporter;
 use chuhan_engine::chess::{ChessConfig, EvalParams};
 use chuhan_engine::EngineConfig;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use std::path::PathBuf;
 use std::time::Instant;
 
-/// Runs a `chuhan tune` method.
-pub fn run(command: &TuneCommand) -> anyhow::Result<u8> {
-    match command {
-        TuneCommand::Texel(args) => run_texel(args),
-        TuneCommand::Spsa(args) => super::spsa::run(args),
-        TuneCommand::Nnue(args) => run_nnue(args),
-    }
-}
-
-/// `chuhan tune nnue`: exit 0 when the network and its files are written, 2 on unusable input.
-fn run_nnue(args: &NnueArgs) -> anyhow::Result<u8> {
-    use chuhan_arena::jobs::tune::nnue;
-    check_fit_args(&args.fit, args.lambda, Some(args.k))?;
-    if args.epochs == 0 || args.patience == 0 || args.batch == 0 {
-        bail!("--epochs, --patience and --batch must be at least 1");
-    }
-    if args.hidden == 0 || args.hidden > chuhan_engine::eval::nnue::MAX_HIDDEN {
-        bail!(
-            "--hidden {} must be 1..={}",
-            args.hidden,
-            chuhan_engine::eval::nnue::MAX_HIDDEN
-        );
-    }
-    if !(args.lr.is_finite() && args.lr > 0.0) {
-        bail!("--lr {} must be a positive number", args.lr);
-    }
-    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "nnue")?;
-    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.fit.force {
-        choose_out_dir(Some(&out), false, "nnue")?;
-    }
-    crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
-    let started = Instant::now();
-    let source = args.fit.data.display().to_string();
-    let (train, validation, games) = pool.install(|| -> anyhow::Result<_> {
-        let text = std::fs::read_to_string(&args.fit.data)
-            .with_context(|| format!("cannot read {source}"))?;
-        let mut positions = texel::parse_data(&text, &source)?;
-        if let Some(max) = args.fit.max_eval {
-            let dropped = texel::drop_extreme_scores(&mut positions, max);
-            if !args.quiet {
-                eprintln!("left out {dropped} positions scored beyond ±{max} (--max-eval)");
-            }
-        }
-        if positions.is_empty() {
-            bail!("{source}: no positions to train on");
-        }
-        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
-        let games = positions
-            .iter()
-            .map(|p| p.game)
-            .collect::<std::collections::BTreeSet<u32>>()
-            .len();
-        let pick = |idx: &[usize]| {
-            idx.iter()
-                .map(|&i| positions[i].clone())
-                .collect::<Vec<_>>()
-        };
-        let train = nnue::samples(&text, &source, &pick(&split.train), args.k, args.lambda)?;
-        let validation = nnue::samples(
-            &text,
-            &source,
-            &pick(&split.validation),
-            args.k,
-            args.lambda,
-        )?;
-        Ok((train, validation, games))
-    })?;
-    if train.is_empty() {
-        bail!("{source}: every game is held out; give more games or a smaller --validation");
-    }
-    chuhan_arena::interrupt::check()?;
-    if !args.quiet {
-        eprintln!(
-            "loaded {} positions from {games} games: {} train, {} validation ({:.1} s)",
-            train.len() + validation.len(),
-            train.len(),
-            validation.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
-    let settings = nnue::NnueSettings {
-        hidden: args.hidden,
-        epochs: args.epochs,
-        patience: Some(args.patience),
-        learning_rate: args.lr,
-        batch: args.batch,
-        seed: args.fit.seed,
-        k: args.k,
-        residual: args.residual,
-    };
-    let quiet = args.quiet;
-    let outcome = pool.install(|| {
-        nnue::train(
-            &train,
-            &validation,
-            &settings,
-            &mut |e| {
-                if !quiet {
-                    eprintln!(
-                        "epoch {}: train {:.6} validation {:.6}",
-                        e.epoch, e.train, e.validation
-                    );
-                }
-            },
-            &|| chuhan_arena::interrupt::check().is_err(),
-        )
-    });
-    // Stopped early: the weights are not the run's result, so nothing is written.
-    chuhan_arena::interrupt::check()?;
-    let (commit, dirty) = chuhan_arena::play::results::git_state();
-    let last = outcome.history.last().copied();
-    let summary = [
-        format!(
-            "chuhan {} (git {commit}, dirty {dirty})",
-            env!("CARGO_PKG_VERSION")
-        ),
-        format!("data: {source}"),
-        format!(
-            "positions: {} from {games} games ({} train, {} validation; seed {}, validation fraction {})",
-            train.len() + validation.len(),
-            train.len(),
-            validation.len(),
-            args.fit.seed,
-            args.fit.validation
-        ),
-        format!(
-            "network: 1260 -> {} x2 -> 1, SCReLU, QA {} QB {} SCALE {}{}",
-            args.hidden,
-            nnue::QA,
-            nnue::QB,
-            nnue::SCALE,
-            if args.residual {
-                ", residual (added to the handcrafted evaluation)"
-            } else {
-                ""
-            }
-        ),
-        format!(
-            "settings: adam lr {}, batch {}, {} epochs at most (patience {}), K {}, lambda {}{}",
-            args.lr,
-            args.batch,
-            args.epochs,
-            args.patience,
-            args.k,
-            args.lambda,
-            args.fit.max_eval
-                .map_or_else(String::new, |m| format!(", max-eval {m}"))
-        ),
-        format!(
-            "epochs run: {}; kept epoch {}",
-            last.map_or(0, |e| e.epoch),
-            outcome.kept
-        ),
-        format!(
-            "loss of the kept network (float): train {:.6} validation {:.6}",
-            outcome.history[outcome.kept].train, outcome.history[outcome.kept].validation
-        ),
-        format!(
-            "loss of the kept network (quantised, as the engine evaluates): train {:.6} validation {:.6}",
-            outcome.quantised.0, outcome.quantised.1
-        ),
-        format!(
-            "loss of the handcrafted evaluation (engine defaults): train {:.6} validation {:.6}",
-            outcome.handcrafted.0, outcome.handcrafted.1
-        ),
-    ]
-    .join("\n")
-        + "\n";
-    let write = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
-        let path = out.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))
-    };
-    write("network.nnue", &outcome.network.to_bytes())?;
-    write(
-        "engine.toml",
-        format!(
-            "# Written by chuhan tune nnue: the default engine with the network of this folder.\n\
-             name = \"nnue-{}\"\nnetwork = \"network.nnue\"\n",
-            args.hidden
-        )
-        .as_bytes(),
-    )?;
-    let mut csv = String::from("epoch,train_loss,validation_loss\n");
-    for e in &outcome.history {
-        csv.push_str(&format!("{},{},{}\n", e.epoch, e.train, e.validation));
-    }
-    write("nnue.csv", csv.as_bytes())?;
-    write("summary.txt", summary.as_bytes())?;
-    out!("{summary}");
-    outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
-    outln!("written: {}", out.display());
-    Ok(EXIT_OK)
-}
-
-/// The arguments `tune texel` and `tune nnue` share, checked before any work: their
-/// [`FitDataArgs`], and `--lambda` and `--k` (`None`: texel fits K), which each declares with
-/// its own default.
-fn check_fit_args(fit: &FitDataArgs, lambda: f64, k: Option<f64>) -> anyhow::Result<()> {
-    let FitDataArgs {
-        threads,
-        validation,
-        max_eval,
-        ..
-    } = *fit;
-    if threads == Some(0) {
-        bail!("--threads must be at least 1");
-    }
-    if !(0.0..1.0).contains(&validation) {
-        bail!("--validation {validation} must be at least 0 and below 1");
-    }
-    if !(0.0..=1.0).contains(&lambda) {
-        bail!("--lambda {lambda} must be between 0 and 1");
-    }
-    if let Some(max) = max_eval {
-        if !(max.is_finite() && max >= 0.0) {
-            bail!("--max-eval {max} must be a number of at least 0");
-        }
-    }
-    if let Some(k) = k {
-        if !(k.is_finite() && k > 0.0) {
-            bail!("--k {k} must be a positive number");
-        }
-    }
-    Ok(())
+/// `chuhan tune texel`.
+#[derive(Debug, Args)]
+pub struct TexelArgs {
+    /// The data, its split, threads and --force.
+    #[command(flatten)]
+    pub fit: FitDataArgs,
+    /// Parameters to tune: group names (material, pst, eg, eval) or exact parameter names,
+    /// comma-separated. Only linear parameters can be tuned. The default leaves out `eg`, the
+    /// endgame offsets.
+    #[arg(long, value_delimiter = ',', default_value = "material,pst,eval")]
+    pub params: Vec<String>,
+    /// Full-batch epochs (at most, with --patience).
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Early stopping: end the run once this many epochs pass without a new lowest validation
+    /// loss, and write the weights of the epoch with the lowest (needs --validation above 0).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub patience: Option<u64>,
+    /// Learning rate in centipawns (default: 1 for Adam, 5 for AdaGrad).
+    #[arg(long)]
+    pub lr: Option<f64>,
+    /// Optimizer.
+    #[arg(
+        long,
+        default_value_t = Optimizer::Adam,
+        value_parser = PossibleValuesParser::new(["adam", "adagrad"])
+            .map(|s| s.parse::<Optimizer>().expect("a listed optimizer")),
+    )]
+    pub optimizer: Optimizer,
+    /// Scaling constant K (default: fitted on the untuned evaluation).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Weight of the game result in the target, from 0 to 1: the rest is the position's
+    /// recorded score (the data's `eval` field, through the same sigmoid). 1 fits results only;
+    /// 0 fits the scores an external engine reported (`datagen --engine`).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Output folder (default: results/<date>-texel). Must be empty unless --force.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Start from this engine config's parameters instead of the defaults.
+    #[arg(long)]
+    pub base: Option<PathBuf>,
+    /// The game of the data: chess tunes the chess evaluation table (`--params` then takes its
+    /// names, or `all`; the default groups mean all of them) and `--base` a chess engine file.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Progress output.
+    #[command(flatten)]
+    pub progress: ProgressArgs,
 }
 
 /// Checks the numeric arguments before any work.
@@ -260,7 +88,7 @@ fn check_args(args: &TexelArgs) -> anyhow::Result<f64> {
 }
 
 /// `chuhan tune texel`: exit 0 when the results are written, 2 on unusable input.
-fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
+pub fn run(args: &TexelArgs) -> anyhow::Result<u8> {
     let lr = check_args(args)?;
     if args.game.chess960().is_some() {
         bail!("--chess960/--variant: tune texel reads standard chess positions only");
@@ -282,21 +110,13 @@ fn run_texel(args: &TexelArgs) -> anyhow::Result<u8> {
              (eval.hanging); Texel tunes the linear part only and ignores it"
         );
     }
-    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
     // Held until the outputs are written: one writer per results folder.
-    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.fit.force {
-        // Checked again under the lock: another run may have written there since.
-        choose_out_dir(Some(&out), false, "texel")?;
-    }
-    // Texel keeps nothing until its outputs are written: an interrupted run starts again.
-    crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
+    let (out, _lock, pool) = start(args)?;
     let started = Instant::now();
 
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
         let positions = within_max_eval(args, texel::read_data(&args.fit.data)?)?;
-        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
+        let split = texel::split(&positions, args.fit.validation, args.fit.seed());
         check_held_out(args, &split)?;
         let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
         Ok((positions, split, problem))
@@ -384,13 +204,8 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
             ..ChessConfig::default()
         },
     };
-    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
-    let _lock = chuhan_arena::play::results::lock_folder(&out)?;
-    if !args.fit.force {
-        choose_out_dir(Some(&out), false, "texel")?;
-    }
-    crate::signals::start_again();
-    let pool = chuhan_arena::thread_pool(args.fit.threads)?;
+    // Held until the outputs are written: one writer per results folder.
+    let (out, _lock, pool) = start(args)?;
     let started = Instant::now();
     let values: Vec<f64> = EvalParams::NAMES
         .iter()
@@ -404,7 +219,7 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     let (positions, split, problem) = pool.install(|| -> anyhow::Result<_> {
         let positions =
             within_max_eval(args, texel::read_data_for(&args.fit.data, GameKind::Chess)?)?;
-        let split = texel::split(&positions, args.fit.validation, args.fit.seed);
+        let split = texel::split(&positions, args.fit.validation, args.fit.seed());
         check_held_out(args, &split)?;
         let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
         Ok((positions, split, problem))
@@ -434,6 +249,19 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
     outln!("seconds: {:.1}", started.elapsed().as_secs_f64());
     outln!("written: {}", out.display());
     Ok(EXIT_OK)
+}
+
+/// The results folder, locked, and the worker pool. Texel keeps nothing until its outputs are
+/// written, so an interrupted run starts again.
+fn start(args: &TexelArgs) -> anyhow::Result<(PathBuf, FolderLock, rayon::ThreadPool)> {
+    let out = choose_out_dir(args.out.as_deref(), args.fit.force, "texel")?;
+    let lock = chuhan_arena::play::results::lock_folder(&out)?;
+    if !args.fit.force {
+        // Checked again under the lock: another run may have written there since.
+        choose_out_dir(Some(&out), false, "texel")?;
+    }
+    crate::signals::start_again();
+    Ok((out, lock, chuhan_arena::thread_pool(args.fit.threads)?))
 }
 
 /// With --patience, refuses a split that holds nothing out (too few games for the fraction).
@@ -524,7 +352,7 @@ fn header_start(
     lines.push(format!(
         "positions: {} from {games} games ({train} train, {validation} validation; seed {}, validation fraction {})",
         train + validation,
-        args.fit.seed,
+        args.fit.seed(),
         args.fit.validation
     ));
     lines

@@ -1,18 +1,59 @@
 //! `chuhan perft`: one position (optionally divided), or a suite checked against its counts,
 //! for either game (`--game xiangqi|chess`): the code is written once over [`Rules`].
 
-use crate::args::{GameArg, PerftArgs};
+mod engine;
+
+use crate::common::flags::GameArg;
 use crate::{EXIT_FAIL, EXIT_OK, EXIT_USAGE};
 use anyhow::Context;
 use chuhan_engine::game::{Chess, Rules, Xiangqi};
 use chuhan_engine::SuiteEntry;
+use clap::Args;
 use rayon::prelude::*;
+use std::path::PathBuf;
 use std::time::Instant;
+
+/// `chuhan perft`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["fen", "suite"])))]
+pub struct PerftArgs {
+    /// The position, as FEN (ranks 0-9, `w` = Red to move). Use with --depth.
+    #[arg(long, requires = "depth")]
+    pub fen: Option<String>,
+    /// Depth for --fen.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// With --fen: print `MOVE: COUNT` per legal root move, then `total: COUNT`.
+    #[arg(long, requires = "fen")]
+    pub divide: bool,
+    /// A suite file of lines `FEN ;D1 n ;D2 n ...` (`#` comments allowed).
+    #[arg(long, conflicts_with_all = ["fen", "depth", "divide"])]
+    pub suite: Option<PathBuf>,
+    /// With --suite: skip listed depths above this.
+    #[arg(long, requires = "suite")]
+    pub max_depth: Option<u32>,
+    /// Worker threads (default: all cores). 1 is strictly single-threaded.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The game: xiangqi (default; FEN ranks 0-9) or chess. With --engine, the engine file must
+    /// play that game (its `game = ...`), and its divide is compared with our rules of it.
+    #[arg(long, value_enum, default_value_t = GameArg::Xiangqi)]
+    pub game: GameArg,
+    /// An external engine file (`[uci]` table): compare its `go perft` divide with our counts
+    /// and, on a difference, walk down to the position where the move lists differ.
+    #[arg(long, conflicts_with_all = ["divide", "threads"])]
+    pub engine: Option<PathBuf>,
+    /// With --game chess: read the FEN (or every suite FEN) as Chess960, so a castling right
+    /// may have its king and rook on any files (`KQkq` as the outermost rooks, or the rooks'
+    /// files as in `HFhf`), and --divide writes castling as the king taking its own rook.
+    #[arg(long)]
+    pub chess960: bool,
+}
 
 /// Runs the command; exit 0 when every count matches, 1 on a mismatch, 2 on unusable input.
 pub fn run(args: &PerftArgs) -> anyhow::Result<u8> {
     if let Some(engine) = &args.engine {
-        return super::perft_engine::run(engine, args);
+        return engine::run(engine, args);
     }
     match args.game {
         GameArg::Xiangqi if args.chess960 => {
