@@ -273,7 +273,7 @@ fn walk_out(
 /// estimate with its honest interval, `decimals` decimals. After a perfect or zero score the
 /// estimate (infinite without the regularisation of zero counts) is left out. A profile interval
 /// with an open side (the likelihood falls too slowly to bound it, as for nElo after 9 won pairs
-/// and one won-drawn pair) reads `+700.3 (>= +162.4)`.
+/// and one won-drawn pair) reads `+1532.5 (>= +162.4)`.
 pub fn interval_text(
     estimate: f64,
     bound: &Bound,
