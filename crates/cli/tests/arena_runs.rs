@@ -625,3 +625,72 @@ fn json_progress_is_one_event_object_a_line() {
     assert_eq!(last_advance["done"], 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Whether `text` holds `inf` as a word of its own (not inside `info`, `infinite`...).
+fn bare_inf(text: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices("inf").any(|(i, _)| {
+        let before = i.checked_sub(1).is_some_and(|j| b[j].is_ascii_alphabetic());
+        let after = b.get(i + 3).is_some_and(|c| c.is_ascii_alphabetic());
+        !before && !after
+    })
+}
+
+/// A lopsided tiny match (random against the default engine, 2 pairs): fishtest's symmetric
+/// interval is infinite here, but the printed table, the stat block, summary.csv and
+/// report.html show honest intervals, one-sided after a zero score, and never `inf`.
+#[test]
+fn a_lopsided_tiny_match_prints_no_inf() {
+    assert!(bare_inf("Elo -496.0 ± inf") && bare_inf("inf") && !bare_inf("gameinfo infinite"));
+    let dir = scratch("lopsided");
+    let out = ok(&[
+        "match",
+        "--player",
+        "random",
+        "--player",
+        "default",
+        "--pairs",
+        "2",
+        "--nodes",
+        "500",
+        "--seed",
+        "1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let csv = summary(&dir);
+    for (what, text) in [
+        ("stdout", &out),
+        ("report.html", &page),
+        ("summary.csv", &csv),
+    ] {
+        assert!(!bare_inf(text), "{what} prints inf:\n{text}");
+    }
+    let mut r = csv::Reader::from_reader(csv.as_bytes());
+    let h = r.headers().unwrap().clone();
+    let row = r.records().next().unwrap().unwrap();
+    let get = |k: &str| row[h.iter().position(|x| x == k).unwrap()].to_string();
+    let wins: u64 = get("wins").parse().unwrap();
+    let losses: u64 = get("losses").parse().unwrap();
+    let games: u64 = get("games").parse().unwrap();
+    assert!(losses > wins, "the default engine beats random: {csv}");
+    // The honest interval's ends: both finite, or (after a zero score) only the upper one, the
+    // ladder's exact bound, and the stat block says so.
+    if losses == games {
+        let bound = -400.0 * (1.0 / 0.05f64.powf(1.0 / games as f64) - 1.0).log10();
+        assert_eq!(get("elo_low"), "", "{csv}");
+        assert_eq!(get("elo_high"), format!("{:.2}", -bound), "{csv}");
+        assert!(
+            out.contains(&format!("Elo   <= {:+.2} (zero score) (95%)", -bound)),
+            "{out}"
+        );
+        assert!(page.contains("(zero score)"), "{page}");
+    } else {
+        let low: f64 = get("elo_low").parse().unwrap();
+        let high: f64 = get("elo_high").parse().unwrap();
+        let elo: f64 = get("elo").parse().unwrap();
+        assert!(low < elo && elo < high, "{csv}");
+    }
+}

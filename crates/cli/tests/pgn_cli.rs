@@ -446,8 +446,12 @@ fn match_and_sprt_print_the_stat_block_with_the_summary_s_numbers() {
         "{out}"
     );
     let elo: f64 = get("elo").parse().unwrap();
+    let (low, high): (f64, f64) = (
+        get("elo_low").parse().unwrap(),
+        get("elo_high").parse().unwrap(),
+    );
     assert!(
-        out.contains(&format!("Elo   {elo:+.2} ± {} (95%)", get("elo_ci95"))),
+        out.contains(&format!("Elo   {elo:+.2} [{low:+.2}, {high:+.2}] (95%)")),
         "{out}"
     );
     assert!(

@@ -101,7 +101,97 @@ fn text_output_names_every_quantity() {
     for word in ["Elo:", "nElo:", "LOS:", "draw ratio:", "LLR:", "verdict:"] {
         assert!(out.contains(word), "{word} missing in\n{out}");
     }
-    assert!(out.contains("40.70 ± 30.43"), "{out}");
+    // The estimate with its honest interval, which for 343 balanced games is fishtest's
+    // 40.70 ± 30.43 to within a fraction of an Elo.
+    let v = json(&["--counts", "96,111,136"]);
+    let (lo, hi) = (
+        v["elo_low"].as_f64().unwrap(),
+        v["elo_high"].as_f64().unwrap(),
+    );
+    assert!(
+        (lo - (40.70 - 30.43)).abs() < 0.6 && (hi - (40.70 + 30.43)).abs() < 0.6,
+        "{v}"
+    );
+    assert!(
+        out.contains(&format!("Elo:        +40.70 [{lo:+.2}, {hi:+.2}] (95%)")),
+        "{out}"
+    );
+}
+
+/// The lopsided count, 43 wins, 1 draw and 2 losses, read `Elo: 496.22 ± inf`: now a
+/// finite asymmetric interval in the text, and `--json` keeps fishtest's half-width beside it.
+#[test]
+fn lopsided_counts_print_a_finite_interval() {
+    let (code, out, err) = stats(&["--counts", "2,1,43"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("inf"), "{out}");
+    let v = json(&["--counts", "2,1,43"]);
+    let (lo, hi) = (
+        v["elo_low"].as_f64().unwrap(),
+        v["elo_high"].as_f64().unwrap(),
+    );
+    let elo = v["elo"].as_f64().unwrap();
+    assert!(lo < elo && elo < hi && hi - elo > elo - lo, "{v}");
+    assert!(
+        out.contains(&format!("Elo:        {elo:+.2} [{lo:+.2}, {hi:+.2}] (95%)")),
+        "{out}"
+    );
+    // fishtest's symmetric half-width is infinite here; JSON writes it as null, as before.
+    assert!(v["elo_ci95"].is_null(), "{v}");
+    let (nlo, nhi) = (
+        v["nelo_low"].as_f64().unwrap(),
+        v["nelo_high"].as_f64().unwrap(),
+    );
+    let nelo = v["nelo"].as_f64().unwrap();
+    assert!(nlo < nelo && nelo < nhi, "{v}");
+}
+
+/// A perfect or zero score bounds one side only: `>= +X` as the ladder prints it (4 wins in 4
+/// games: the win probability is at least 0.05^(1/4) with 95% confidence).
+#[test]
+fn perfect_and_zero_scores_print_one_sided_bounds() {
+    let bound = -400.0 * (1.0 / 0.05f64.powf(0.25) - 1.0).log10();
+    for (counts, text, side) in [
+        (
+            "0,0,4",
+            format!("Elo:        >= {bound:+.2} (perfect score) (95%)"),
+            "elo_low",
+        ),
+        (
+            "4,0,0",
+            format!("Elo:        <= {:+.2} (zero score) (95%)", -bound),
+            "elo_high",
+        ),
+        (
+            "0,0,0,0,2",
+            format!("Elo:        >= {bound:+.2} (perfect score) (95%)"),
+            "elo_low",
+        ),
+    ] {
+        let (code, out, err) = stats(&["--counts", counts]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(&text), "{counts}: {out}");
+        assert!(
+            out.contains("nElo:       >= ") || out.contains("nElo:       <= "),
+            "{out}"
+        );
+        assert!(!out.contains("inf"), "{out}");
+        let v = json(&["--counts", counts]);
+        let open = if side == "elo_low" {
+            "elo_high"
+        } else {
+            "elo_low"
+        };
+        let expected = if side == "elo_low" { bound } else { -bound };
+        assert!((v[side].as_f64().unwrap() - expected).abs() < 1e-9, "{v}");
+        assert!(v[open].is_null(), "{v}");
+        let nopen = if side == "elo_low" {
+            "nelo_high"
+        } else {
+            "nelo_low"
+        };
+        assert!(v[nopen].is_null() && v[&format!("n{side}")].is_f64(), "{v}");
+    }
 }
 
 #[test]

@@ -4,6 +4,8 @@
 //! Everything here is a pure function of the counts, following `docs/statistics.md`: a zero count
 //! is replaced by `1e-3` before any estimate is computed, so that every quantity stays finite.
 
+use crate::bound::Bound;
+use crate::interval::{interval_text, IntervalMethod, MatchInterval};
 use crate::wdl::{Pentanomial, Trinomial, PENTA_SCORES, TRI_SCORES};
 use serde::{Deserialize, Serialize};
 
@@ -111,8 +113,9 @@ pub(crate) fn mean_var(a: &[f64], p: &[f64]) -> (f64, f64) {
 pub struct Estimate {
     /// Elo difference: `elo(mu)`.
     pub elo: f64,
-    /// Half-width of the 95% Elo interval (`f64::INFINITY` when the interval reaches a score of
-    /// 0 or 1, which happens only with very few games).
+    /// Half-width of fishtest's symmetric 95% Elo interval (`f64::INFINITY` when it reaches a
+    /// score of 0 or 1, as after 43 wins, 1 draw and 2 losses). Printers show
+    /// [`Estimate::elo_interval`] instead; this stays for `--json` and the golden values.
     pub elo_ci95: f64,
     /// Normalised Elo (`nt * 800 / ln 10`, with the per-game standard deviation).
     pub nelo: f64,
@@ -126,6 +129,14 @@ pub struct Estimate {
     pub draw_ratio: Option<f64>,
     /// Games played (twice the number of pairs for a pentanomial).
     pub games: u64,
+    /// Honest 95% interval of the Elo difference ([`crate::interval`]): asymmetric, finite
+    /// wherever the games bound it, one-sided after a perfect or zero score. Print it with
+    /// [`Estimate::elo_text`].
+    pub elo_interval: Bound,
+    /// Honest 95% interval of the normalised Elo, made as `elo_interval`.
+    pub nelo_interval: Bound,
+    /// How both intervals were made.
+    pub interval_method: IntervalMethod,
 }
 
 impl Estimate {
@@ -143,6 +154,7 @@ impl Estimate {
             1.0,
             t.total(),
             t.draw_ratio(),
+            MatchInterval::from_trinomial(t)?,
         ))
     }
 
@@ -163,6 +175,7 @@ impl Estimate {
             2.0,
             pt.games(),
             draw_ratio,
+            MatchInterval::from_pentanomial(pt)?,
         ))
     }
 
@@ -175,7 +188,24 @@ impl Estimate {
         }
     }
 
+    /// The Elo estimate with its honest interval: `+496.22 [+314.82, +747.08]`, or after a
+    /// perfect score `>= +219.0 (perfect score)` ([`interval_text`]); `decimals` decimals.
+    pub fn elo_text(&self, decimals: usize) -> String {
+        interval_text(self.elo, &self.elo_interval, self.interval_method, decimals)
+    }
+
+    /// The normalised Elo with its honest interval, as [`Estimate::elo_text`].
+    pub fn nelo_text(&self, decimals: usize) -> String {
+        interval_text(
+            self.nelo,
+            &self.nelo_interval,
+            self.interval_method,
+            decimals,
+        )
+    }
+
     /// `games_per_unit` is 1 for single games and 2 for pairs.
+    #[allow(clippy::too_many_arguments)]
     fn from_distribution(
         a: &[f64],
         p: &[f64],
@@ -184,6 +214,7 @@ impl Estimate {
         games_per_unit: f64,
         games: u64,
         draw_ratio: Option<f64>,
+        interval: MatchInterval,
     ) -> Self {
         let (mu, var) = mean_var(a, p);
         let se = match spread {
@@ -207,6 +238,9 @@ impl Estimate {
             score: mu,
             draw_ratio,
             games,
+            elo_interval: interval.elo,
+            nelo_interval: interval.nelo,
+            interval_method: interval.method,
         }
     }
 }

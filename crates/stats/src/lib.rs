@@ -14,6 +14,9 @@
 //!   pairs (same opening, colours swapped).
 //! - [`elo`]: Elo with a 95% interval, LOS and normalised Elo of one match ([`Estimate`]), and the
 //!   games needed for a target precision.
+//! - [`interval`]: the honest 95% intervals of one match that every printer shows: asymmetric
+//!   profile-likelihood intervals of Elo and nElo, finite wherever the games bound them, and the
+//!   ladder's one-sided bounds after a perfect or zero score ([`Estimate::elo_text`]).
 //! - [`sprt`]: the generalised SPRT (logistic and normalised models).
 //! - [`ratings`]: joint maximum-likelihood ratings of many players (ladders), with inverse-Hessian,
 //!   pair-clustered sandwich and bootstrap error bars, and honest intervals
@@ -93,6 +96,7 @@ pub mod bound;
 pub mod curve;
 pub mod elo;
 pub mod homogeneity;
+pub mod interval;
 pub mod linalg;
 pub mod ratings;
 pub mod sim;

@@ -217,7 +217,13 @@ pub(crate) fn mle_expected(a: &[f64], p: &[f64], s: f64) -> Option<Vec<f64>> {
 /// equal to `t`, given observed `p` (fishtest's `MLE_tvalue`, iterated to 1e-12).
 pub(crate) fn mle_t_value(a: &[f64], p: &[f64], t: f64) -> Option<Vec<f64>> {
     let k = a.len();
-    let mut q = vec![1.0 / k as f64; k];
+    mle_t_value_from(a, p, t, vec![1.0 / k as f64; k])
+}
+
+/// [`mle_t_value`] iterated from the distribution `q` instead of the uniform one (a nearby
+/// solution: the iteration's first step needs deviations of both signs, which a uniform start
+/// lacks for a large `|t|`).
+pub(crate) fn mle_t_value_from(a: &[f64], p: &[f64], t: f64, mut q: Vec<f64>) -> Option<Vec<f64>> {
     for _ in 0..100 {
         let (mu, var) = mean_var(a, &q);
         let sigma = var.sqrt();

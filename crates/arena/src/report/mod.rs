@@ -112,18 +112,21 @@ pub fn tally<R: std::borrow::Borrow<PlayedGame>>(
     out
 }
 
-/// A short statistics text for the progress line: Elo with its 95% interval.
+/// A short statistics text for the progress line: Elo with its honest 95% interval
+/// (`Elo +40.7 [+10.4, +71.2]`, `Elo >= +218.9 (perfect score)`).
 pub fn describe_elo(t: &Tally) -> String {
     t.estimate()
-        .map(|e| format!("Elo {:.1} ± {:.1}", e.elo, e.elo_ci95))
+        .map(|e| format!("Elo {}", e.elo_text(1)))
         .unwrap_or_default()
 }
 
+/// Two decimals; an infinite value (fishtest's half-width after a lopsided score) is an empty
+/// field, as an open side in ratings.csv.
 fn fmt2(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.2}")
     } else {
-        "inf".to_string()
+        String::new()
     }
 }
 
@@ -139,8 +142,12 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
         "pentanomial",
         "elo",
         "elo_ci95",
+        "elo_low",
+        "elo_high",
         "nelo",
         "nelo_ci95",
+        "nelo_low",
+        "nelo_high",
         "los",
         "draw_ratio",
     ];
@@ -153,6 +160,13 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
             let est = t.estimate();
             let field =
                 |f: fn(&Estimate) -> f64| est.as_ref().map_or(String::new(), |e| fmt2(f(e)));
+            // The honest interval's ends, an open side empty (as ratings.csv).
+            let ends = |f: fn(&Estimate) -> crate::stats::Bound| {
+                est.as_ref()
+                    .map_or([String::new(), String::new()], |e| f(e).csv_fields(2))
+            };
+            let [elo_low, elo_high] = ends(|e| e.elo_interval);
+            let [nelo_low, nelo_high] = ends(|e| e.nelo_interval);
             vec![
                 label.clone(),
                 games.to_string(),
@@ -163,8 +177,12 @@ pub fn summary_rows(labels: &[String], tallies: &[Tally]) -> (Vec<&'static str>,
                 t.penta_text(),
                 field(|e| e.elo),
                 field(|e| e.elo_ci95),
+                elo_low,
+                elo_high,
                 field(|e| e.nelo),
                 field(|e| e.nelo_ci95),
+                nelo_low,
+                nelo_high,
                 field(|e| e.los),
                 est.and_then(|e| e.draw_ratio).map_or(String::new(), fmt2),
             ]

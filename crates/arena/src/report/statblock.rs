@@ -1,6 +1,8 @@
 //! The text stat block of a run: a few fixed-width lines to paste into a commit message
 //! (Elo and nElo with their 95% intervals and LOS, the SPRT's bounds and LLR, the games and
-//! pentanomial, the limit, the bench signature and source of the build). Printed at the end of
+//! pentanomial, the limit, the bench signature and source of the build). The intervals are the
+//! honest ones of `chuhan_stats::interval`: asymmetric, never infinite, and one-sided after a
+//! perfect or zero score (`Elo   >= +218.88 (perfect score) (95%)`). Printed at the end of
 //! `chuhan match` and `chuhan sprt`, which also keep the text in the run folder
 //! ([`STAT_BLOCK_FILE`], written by [`write_stat_blocks`]); `report.html` shows that file, or,
 //! while a run goes on and for jobs that print none, the same [`stat_block`] of every pairing
@@ -8,7 +10,7 @@
 //!
 //! ```text
 //! chuhan sprt: greedy vs random, nodes=10000, seed 2
-//! Elo   +215.34 ± 40.12 (95%)   nElo +312.05 ± 60.51 (95%)   LOS 100.00%
+//! Elo   +215.34 [+178.12, +257.90] (95%)   nElo +312.05 [+250.37, +375.22] (95%)   LOS 100.00%
 //! SPRT  nElo [0, 5], alpha 0.05, beta 0.05: LLR 2.96 (-2.94, 2.94) H1
 //! Games 120: W 80  D 30  L 10  score 0.792  draws 25.0%
 //! Ptnml [0, 2, 10, 20, 28] (LL LD DD+WL WD WW)
@@ -23,23 +25,6 @@ use std::path::{Path, PathBuf};
 /// The file of a run folder that holds the stat blocks the job printed at its end.
 pub const STAT_BLOCK_FILE: &str = "statblock.txt";
 
-/// `+1.23`, or `inf` for an interval that reaches a score of 0 or 1.
-fn signed(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:+.2}")
-    } else {
-        "inf".into()
-    }
-}
-
-fn width(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.2}")
-    } else {
-        "inf".into()
-    }
-}
-
 /// The stat block of one pairing (`label`, e.g. `greedy vs random`) of the run `manifest`
 /// describes, from its counted games and pairs (for an SPRT: the pairs up to the stopping
 /// pair). The SPRT line appears when the run has SPRT settings. Lines end with `\n`.
@@ -51,11 +36,9 @@ pub fn stat_block(manifest: &Manifest<RunConfig>, label: &str, tally: &Tally) ->
     );
     match tally.estimate() {
         Some(e) => out.push_str(&format!(
-            "Elo   {} ± {} (95%)   nElo {} ± {} (95%)   LOS {:.2}%\n",
-            signed(e.elo),
-            width(e.elo_ci95),
-            signed(e.nelo),
-            width(e.nelo_ci95),
+            "Elo   {} (95%)   nElo {} (95%)   LOS {:.2}%\n",
+            e.elo_text(2),
+            e.nelo_text(2),
             e.los * 100.0
         )),
         None => out.push_str("Elo   - (no games)\n"),
@@ -214,11 +197,13 @@ mod tests {
         assert_eq!(lines.len(), 5, "{text}");
         assert_eq!(lines[0], "chuhan match: a vs b, nodes=10000, seed 2");
         let e = t.estimate().unwrap();
+        let (lo, hi) = (e.elo_interval.low.unwrap(), e.elo_interval.high.unwrap());
         assert!(
-            lines[1].starts_with(&format!("Elo   {:+.2} ± {:.2} (95%)", e.elo, e.elo_ci95)),
+            lines[1].starts_with(&format!("Elo   {:+.2} [{lo:+.2}, {hi:+.2}] (95%)", e.elo)),
             "{text}"
         );
-        assert!(lines[1].contains(&format!("nElo {:+.2} ± {:.2}", e.nelo, e.nelo_ci95)));
+        let (lo, hi) = (e.nelo_interval.low.unwrap(), e.nelo_interval.high.unwrap());
+        assert!(lines[1].contains(&format!("nElo {:+.2} [{lo:+.2}, {hi:+.2}] (95%)", e.nelo)));
         assert_eq!(
             lines[2],
             "Games 40: W 17  D 6  L 17  score 0.500  draws 15.0%"
@@ -228,6 +213,33 @@ mod tests {
             lines[4],
             "Bench 456130 (chuhan 0.1.0, commit 0123456789, clean)"
         );
+    }
+
+    /// A perfect score (every pair won twice) and a lopsided one: no `inf`, the perfect score
+    /// one-sided with the ladder's exact bound.
+    #[test]
+    fn lopsided_blocks_show_finite_or_one_sided_intervals() {
+        let perfect = stat_block(&manifest(None), "a vs b", &tally([0, 0, 0, 0, 2]));
+        let bound = chuhan_stats::bound::perfect_score_elo_bound(4, 0.95).unwrap();
+        assert!(
+            perfect.contains(&format!(
+                "Elo   >= {bound:+.2} (perfect score) (95%)   nElo >= "
+            )),
+            "{perfect}"
+        );
+        let zero = stat_block(&manifest(None), "a vs b", &tally([2, 0, 0, 0, 0]));
+        assert!(
+            zero.contains(&format!("Elo   <= {:+.2} (zero score) (95%)", -bound)),
+            "{zero}"
+        );
+        let lopsided = stat_block(&manifest(None), "a vs b", &tally([1, 0, 0, 1, 20]));
+        let e = tally([1, 0, 0, 1, 20]).estimate().unwrap();
+        assert!(e.elo_ci95.is_infinite(), "{e:?}");
+        assert!(lopsided.contains(&format!("Elo   {} (95%)", e.elo_text(2))));
+        assert!(e.elo_interval.is_two_sided());
+        for text in [perfect, zero, lopsided] {
+            assert!(!text.contains("inf"), "{text}");
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `chuhan stats`: Elo, nElo, LOS and draw ratio of given counts, and with bounds the SPRT
-//! log-likelihood ratio and verdict. Other tools call it; its output keys are an interface.
+//! log-likelihood ratio and verdict. Other tools call it; its output keys are an interface
+//! (`elo_ci95`, fishtest's symmetric half-width, stays beside the honest interval's `elo_low`
+//! and `elo_high`, null when a side is open; likewise for nElo).
 
 use crate::common::flags::parse_model;
 use crate::EXIT_OK;
@@ -110,8 +112,12 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
         let mut obj = serde_json::json!({
             "elo": estimate.elo,
             "elo_ci95": estimate.elo_ci95,
+            "elo_low": estimate.elo_interval.low,
+            "elo_high": estimate.elo_interval.high,
             "nelo": estimate.nelo,
             "nelo_ci95": estimate.nelo_ci95,
+            "nelo_low": estimate.nelo_interval.low,
+            "nelo_high": estimate.nelo_interval.high,
             "los": estimate.los,
             "draw_ratio": estimate.draw_ratio,
             "games": estimate.games,
@@ -126,16 +132,8 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_OK);
     }
     outln!("games:      {}", estimate.games);
-    outln!(
-        "Elo:        {:.2} ± {:.2} (95%)",
-        estimate.elo,
-        estimate.elo_ci95
-    );
-    outln!(
-        "nElo:       {:.2} ± {:.2} (95%)",
-        estimate.nelo,
-        estimate.nelo_ci95
-    );
+    outln!("Elo:        {} (95%)", estimate.elo_text(2));
+    outln!("nElo:       {} (95%)", estimate.nelo_text(2));
     outln!("LOS:        {:.2}%", 100.0 * estimate.los);
     match estimate.draw_ratio {
         Some(d) => outln!("draw ratio: {:.2}%", 100.0 * d),

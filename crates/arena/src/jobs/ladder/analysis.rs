@@ -254,7 +254,7 @@ pub fn signed(x: f64) -> String {
 impl Analysis {
     /// Rows of the ratings table, strongest first: rank, name, Elo, −, +, games, score, draws.
     /// An infinite rating shows its bound (`>= +219`) in the Elo column and no −/+; an open side
-    /// of a finite rating shows `inf`.
+    /// of a finite rating shows `open` (never `inf`).
     pub fn rating_rows(&self) -> Vec<Vec<String>> {
         let mut idx: Vec<usize> = (0..self.players.len()).collect();
         idx.sort_by(|&a, &b| {
@@ -270,7 +270,7 @@ impl Analysis {
                 let (elo, minus, plus) = match p.elo {
                     Some(e) => {
                         let side = |d: Option<f64>| {
-                            d.map_or("inf".to_string(), |d| format!("{:.0}", d.max(0.0)))
+                            d.map_or("open".to_string(), |d| format!("{:.0}", d.max(0.0)))
                         };
                         (
                             format!("{e:.0}"),

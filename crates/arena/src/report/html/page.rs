@@ -398,7 +398,7 @@ pub(super) fn render(
 
     let pairs = pairings(games);
     if !pairs.is_empty() {
-        body.push_str("<h2>Summary</h2><table><tr><th>pairing</th><th>games</th><th>W-D-L</th><th>score</th><th>pentanomial LL LD DD+WL WD WW</th><th>Elo ± 95%</th><th>nElo ± 95%</th><th>LOS</th><th>draws</th></tr>");
+        body.push_str("<h2>Summary</h2><table><tr><th>pairing</th><th>games</th><th>W-D-L</th><th>score</th><th>pentanomial LL LD DD+WL WD WW</th><th>Elo [95%]</th><th>nElo [95%]</th><th>LOS</th><th>draws</th></tr>");
         for p in pairs.iter().take(200) {
             let t = &p.tally;
             let points = t.wdl[2] as f64 + 0.5 * t.wdl[1] as f64;
@@ -414,15 +414,15 @@ pub(super) fn render(
                 t.wdl_text(),
                 points / t.games().max(1) as f64,
                 penta_svg(t.penta),
-                cell(&|e| format!("{} ± {}", num(e.elo, 1), num(e.elo_ci95, 1))),
-                cell(&|e| format!("{} ± {}", num(e.nelo, 1), num(e.nelo_ci95, 1))),
+                cell(&|e| esc(&e.elo_text(1))),
+                cell(&|e| esc(&e.nelo_text(1))),
                 cell(&|e| format!("{}%", num(e.los * 100.0, 1))),
                 cell(&|e| e.draw_ratio.map_or(String::new(), |d| format!("{}%", num(d * 100.0, 1)))),
             );
         }
         let _ = write!(
             body,
-            "</table><p class=\"note\">The first player of a pairing is {} in a pair's first game. Elo from the pairs (pentanomial) once a pair is complete, else from the games; intervals are 95%.</p>",
+            "</table><p class=\"note\">The first player of a pairing is {} in a pair's first game. Elo from the pairs (pentanomial) once a pair is complete, else from the games; intervals are 95% (profile likelihood, asymmetric near 0% or 100%; one-sided after a perfect or zero score, as the ladder's).</p>",
             if chess { "White" } else { "Red" }
         );
     }
