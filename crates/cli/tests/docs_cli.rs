@@ -467,6 +467,41 @@ fn the_readme_is_short() {
     );
 }
 
+/// The relative link targets (`[text](target)`) of a markdown text, with their line numbers.
+fn relative_links(text: &str) -> Vec<(usize, String)> {
+    let mut links = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("](") {
+            let rest = &line[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if !target.contains("://") && !target.starts_with('#') && !target.is_empty() {
+                links.push((i + 1, target.to_string()));
+            }
+        }
+    }
+    links
+}
+
+#[test]
+fn the_docs_links_resolve() {
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for (name, text) in docs() {
+        let base = repo().join(&name);
+        let folder = base.parent().unwrap();
+        for (line, target) in relative_links(&text) {
+            seen += 1;
+            let file = target.split('#').next().unwrap();
+            if !folder.join(file).exists() {
+                broken.push(format!("{name}:{line}: {target} does not exist"));
+            }
+        }
+    }
+    assert!(seen > 20, "only {seen} links read");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
 /// `args` with the budgets of `SHRINK` for `command`.
 fn shrunk(command: &str, mut args: Vec<String>) -> Vec<String> {
     for (c, flag, value) in SHRINK {
