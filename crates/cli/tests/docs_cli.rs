@@ -429,6 +429,16 @@ fn every_flag_the_docs_name_is_in_that_commands_help() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 
+    // The top-level help points to the reference.
+    let (_, top, _) = common::chuhan(&["--help"]);
+    assert!(
+        top.lines()
+            .next()
+            .unwrap_or("")
+            .contains("docs/commands/README.md"),
+        "chuhan --help does not point to docs/commands/README.md:\n{top}"
+    );
+
     // The hidden flags the docs may name are still accepted (clap reads them before --help).
     for (command, flag) in HIDDEN {
         let (code, _, err) = common::chuhan(&[command, &format!("--{flag}"), "5", "--help"]);
