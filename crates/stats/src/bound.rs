@@ -5,7 +5,7 @@
 //! difference is at least `400 log10(p / (1 - p))` for that `p`. A prior that keeps a fit finite
 //! must not also make the other side of the interval; [`Bound`] leaves it open instead.
 
-use crate::elo::elo_from_score;
+use crate::scale::elo_from_score;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

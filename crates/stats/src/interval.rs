@@ -26,8 +26,8 @@
 //! +400, with and without draws, by games and by pairs).
 
 use crate::bound::{perfect_score_elo_bound, perfect_score_probability_bound, Bound};
-use crate::elo::{regularise, score_from_elo, NELO_PER_NT, Z95};
 use crate::ratings::honest::DISPERSION_PRIOR_DF;
+use crate::scale::{regularise, score_from_elo, NELO_PER_NT, Z95};
 use crate::sprt::{mle_expected, mle_t_value_from};
 use crate::wdl::{Pentanomial, Trinomial, PENTA_SCORES, TRI_SCORES};
 use serde::{Deserialize, Serialize};
@@ -110,7 +110,7 @@ impl MatchInterval {
             });
         }
         let (n, p) = regularise(counts);
-        let (mu, var) = crate::elo::mean_var(a, &p);
+        let (mu, var) = crate::scale::mean_var(a, &p);
         let limit = critical_value(total).powi(2);
         // 2 N KL(p || q): the likelihood-ratio statistic of the constrained distribution q.
         let statistic = |q: Option<Vec<f64>>| -> Option<f64> {
@@ -119,7 +119,7 @@ impl MatchInterval {
             let s = 2.0 * n * kl;
             (s.is_finite() && s >= -1e-9).then_some(s)
         };
-        let elo_hat = crate::elo::elo_from_score(mu)?;
+        let elo_hat = crate::scale::elo_from_score(mu)?;
         let elo = profile_bound(elo_hat, 10.0, MAX_REACH, limit, |elo| {
             statistic(mle_expected(a, &p, score_from_elo(elo)))
         });
@@ -130,7 +130,7 @@ impl MatchInterval {
             let t = nelo / NELO_PER_NT * t_scale;
             let q = mle_t_value_from(a, &p, t, start.to_vec())?;
             // The iteration must have met its constraint; otherwise the value is unreachable.
-            let (m, v) = crate::elo::mean_var(a, &q);
+            let (m, v) = crate::scale::mean_var(a, &q);
             if ((m - 0.5) / v.sqrt() - t).abs() > 1e-6 * t.abs().max(1.0) {
                 return None;
             }

@@ -99,6 +99,7 @@ pub mod homogeneity;
 pub mod interval;
 pub mod linalg;
 pub mod ratings;
+pub mod scale;
 pub mod sim;
 pub mod sprt;
 pub mod wdl;

@@ -1,7 +1,7 @@
 //! The generalised sequential probability ratio test, as computed by fishtest's `LLRcalc`:
 //! logistic and normalised models, on trinomial or pentanomial counts.
 
-use crate::elo::{mean_var, regularise, score_from_elo, NELO_PER_NT};
+use crate::scale::{mean_var, regularise, score_from_elo, NELO_PER_NT};
 use crate::wdl::{Pentanomial, Trinomial, PENTA_SCORES, TRI_SCORES};
 use serde::{Deserialize, Serialize};
 
