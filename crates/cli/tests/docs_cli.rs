@@ -135,39 +135,6 @@ fn flag_name(token: &str) -> Option<String> {
     (!name.is_empty() && name.starts_with(|c: char| c.is_ascii_alphanumeric())).then_some(name)
 }
 
-/// Words of a command line as a shell splits them: quotes grouped, a `#` comment dropped.
-fn shell_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote = None;
-    for c in line.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => word.push(c),
-            None if c == '"' || c == '\'' => {
-                quote = Some(c);
-                in_word = true;
-            }
-            None if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            None if c == '#' && !in_word => break,
-            None => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
-}
-
 /// A command named in a doc: where, which command (`tune texel`; `None` for a lone flag
 /// under a heading that names no command), and its flags.
 #[derive(Debug)]
@@ -202,7 +169,7 @@ fn strip_prefix(text: &str) -> Option<&str> {
 
 /// Reads a command's words (`tune texel`) and flags from `args`, the words after `chuhan`.
 fn command_of(cli: &Cli, args: &str, place: &str, errors: &mut Vec<String>) -> Option<Mention> {
-    let words = shell_words(args);
+    let words = common::shell_words(args);
     let mut rest = words.iter().map(String::as_str).peekable();
     let mut command = String::new();
     match rest.peek() {
@@ -333,7 +300,7 @@ fn parse_doc(cli: &Cli, name: &str, text: &str) -> Doc {
                 doc.mentions.push(Mention {
                     place: place.clone(),
                     command: section.clone(),
-                    flags: shell_words(span)
+                    flags: common::shell_words(span)
                         .iter()
                         .filter_map(|w| flag_name(w))
                         .collect(),
@@ -553,7 +520,7 @@ fn the_readmes_commands_run() {
         let Some(args) = strip_prefix(text) else {
             panic!("README.md:{line}: `{text}` is neither a chuhan command nor exempt (NOT_RUN)");
         };
-        let words = shell_words(args);
+        let words = common::shell_words(args);
         let command = match cli.subcommands.get(&words[0]) {
             Some(_) => format!("{} {}", words[0], words[1]),
             None => words[0].clone(),

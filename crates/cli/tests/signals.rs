@@ -116,33 +116,6 @@ fn send(pid: u32, signal: &str) {
     assert!(status.success(), "kill -{signal} {pid}");
 }
 
-/// The words of a command line as a POSIX shell splits them (plain words, single quotes).
-fn shell_words(line: &str) -> Vec<String> {
-    let (mut words, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
-    for c in line.chars() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                any = true;
-            }
-            ' ' if !quoted => {
-                if any {
-                    words.push(std::mem::take(&mut word));
-                }
-                any = false;
-            }
-            _ => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        words.push(word);
-    }
-    words
-}
-
 /// One long command under test.
 struct Case {
     name: &'static str,
@@ -297,7 +270,7 @@ fn interrupt_and_continue(case: Case) -> bool {
             "{}: last line {line:?}",
             case.name
         );
-        let words = shell_words(&line[prefix.len() - "chuhan ".len()..]);
+        let words = common::shell_words(&line[prefix.len() - "chuhan ".len()..]);
         assert_eq!(words[0], "chuhan");
         assert!(
             words.contains(&shown),
@@ -779,7 +752,7 @@ fn merge_stops_on(signal: &str) {
         .unwrap_or_default();
     let prefix = format!("interrupted by {name}: nothing was kept; start again with: ");
     assert!(line.starts_with(&prefix), "last line {line:?}");
-    let words = shell_words(&line[prefix.len()..]);
+    let words = common::shell_words(&line[prefix.len()..]);
     assert_eq!(words[0], "chuhan");
     assert_eq!(words[1..], args[..], "the line to start again");
 
