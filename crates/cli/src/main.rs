@@ -34,6 +34,7 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Datagen(args) => commands::datagen::run(&args),
         Command::Calibrate(args) => commands::calibrate::run(&args),
         Command::Merge(args) => commands::merge::run(&args),
+        Command::Rate(args) => commands::rate::run(&args),
         Command::Uci(a) => match a.game {
             args::GameArg::Xiangqi => commands::uci::run(),
             args::GameArg::Chess => commands::uci_chess::run(),

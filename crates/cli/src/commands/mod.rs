@@ -14,6 +14,7 @@ pub mod notation;
 pub mod params;
 pub mod perft;
 pub mod perft_engine;
+pub mod rate;
 pub mod serve;
 pub mod setup;
 pub mod sprt;
