@@ -32,8 +32,11 @@ fn rate(name: &str, args: &[&str]) -> (String, PathBuf) {
     (stdout, out)
 }
 
-/// ratings.csv as name -> (elo, lo, hi) (an empty field is None), checking the header.
-fn ratings(dir: &Path) -> BTreeMap<String, (Option<f64>, Option<f64>, Option<f64>)> {
+/// A ratings.csv row: elo, lower and upper end of its interval (an empty field is None).
+type Row = (Option<f64>, Option<f64>, Option<f64>);
+
+/// ratings.csv as name -> row, checking the header.
+fn ratings(dir: &Path) -> BTreeMap<String, Row> {
     let mut r = csv::Reader::from_path(dir.join("ratings.csv")).unwrap();
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(

@@ -132,6 +132,13 @@ impl RawRecord {
     }
 }
 
+/// What a line of PGN holds for the records: the end of a game, a tag, a result token.
+enum Piece {
+    End,
+    Tag(String, String),
+    Result(String),
+}
+
 /// Splits a PGN text into records of tags and result tokens (moves are not read).
 fn raw_records(path: &Path, text: &str) -> Result<Vec<RawRecord>, RateError> {
     let input = |line: usize, reason: String| RateError::Input {
@@ -146,25 +153,28 @@ fn raw_records(path: &Path, text: &str) -> Result<Vec<RawRecord>, RateError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
-        let mut tokens: Vec<(Option<(String, String)>, Option<String>, bool)> = Vec::new();
+        let mut tokens: Vec<Piece> = Vec::new();
         lexer
             .line::<Xiangqi>(number, line, |token| {
                 match token {
-                    Token::EndOfGame => tokens.push((None, None, true)),
-                    Token::Tag { name, value } => {
-                        tokens.push((Some((name.to_string(), value)), None, false))
-                    }
-                    Token::Result(r) => tokens.push((None, Some(r.to_string()), false)),
+                    Token::EndOfGame => tokens.push(Piece::End),
+                    Token::Tag { name, value } => tokens.push(Piece::Tag(name.to_string(), value)),
+                    Token::Result(r) => tokens.push(Piece::Result(r.to_string())),
                     Token::Move { .. } => {}
                 }
                 Ok(())
             })
             .map_err(|e| input(e.line, e.kind.to_string()))?;
-        for (tag, result, end) in tokens {
-            if end {
-                records.push(std::mem::take(&mut current));
-                started = false;
-            }
+        for piece in tokens {
+            let (tag, result) = match piece {
+                Piece::End => {
+                    records.push(std::mem::take(&mut current));
+                    started = false;
+                    continue;
+                }
+                Piece::Tag(name, value) => (Some((name, value)), None),
+                Piece::Result(r) => (None, Some(r)),
+            };
             if let Some((name, value)) = tag {
                 // A tag the record already has starts the next record (files of tags only).
                 if started && current.tag(&name).is_some() {
@@ -319,7 +329,7 @@ pub fn read_collection(files: &[PathBuf]) -> Result<Collection, RateError> {
                         format!("the Result tag '{tag}' disagrees with the result token '{token}'"),
                     ))
                 }
-                (Some((tag, _)), Some((token, _))) if tag == "*" => token.clone(),
+                (Some(("*", _)), Some((token, _))) => token.clone(),
                 (Some((tag, _)), _) => tag.to_string(),
                 (None, Some((token, _))) => token.clone(),
                 (None, None) => {

@@ -389,7 +389,7 @@ pub fn honest_intervals_with(
         .collect();
 
     let first_move = match (first_move, profile) {
-        (FirstMove::Fixed(w), _) if w == 0.0 => None,
+        (f, _) if !f.uses_colours() => None,
         (FirstMove::Auto, Some(mut p)) => {
             let bound = if p.has_colours() {
                 let (ll_max, _) = p.at(data.advantage)?;
