@@ -1,5 +1,5 @@
 //! `chuhan rate` through the real binary, against figures that Ordo (github.com/michiguel/Ordo,
-//! built from source, version 1.2.x) produced on the committed PGN files in
+//! version 1.2.6 built from source, commit 17eec77) produced on the committed PGN files in
 //! tests/data/rate/ (see the README there for how each file was made). Each expected figure
 //! comes with the Ordo command that printed it; `-z 200.24` puts Ordo on our scale (400 Elo per
 //! factor 10 in odds: 76% expected score at 200.24 Elo; Ordo's default 202 is 0.88% wider).
