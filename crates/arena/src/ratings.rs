@@ -4,7 +4,8 @@
 
 pub use chuhan_stats::bound::Bound;
 pub use chuhan_stats::ratings::{
-    bootstrap_intervals, fit_ratings, head_to_head, honest_intervals, Bootstrap,
-    BootstrapIntervals, BootstrapSamples, BoundMethod, FitOptions, HeadToHead, HonestBound,
-    HonestIntervals, Interval, Prior, RatedGame, RatingError, RatingFit,
+    bootstrap_intervals, fit_ratings, head_to_head, honest_intervals, honest_intervals_with,
+    Bootstrap, BootstrapIntervals, BootstrapSamples, BoundMethod, FirstMove, FirstMoveEstimate,
+    FitOptions, HeadToHead, HonestBound, HonestIntervals, Interval, Prior, RatedGame, RatingError,
+    RatingFit,
 };

@@ -44,6 +44,8 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Merge the shard folders of a `--shard i/n` run (match, ladder, sprt) into one folder.
     Merge(MergeArgs),
+    /// Joint ratings of PGN files (ours, cutechess-cli's, fastchess's), as Ordo fits them.
+    Rate(crate::commands::rate::RateArgs),
     /// Self-play positions labelled with game results, for Texel tuning.
     Datagen(DatagenArgs),
     /// Speak UCI on stdin/stdout (for GUIs and other harnesses; xiangqi moves in a0-i9).

@@ -36,6 +36,7 @@ fn run(cli: args::Cli) -> anyhow::Result<u8> {
         Command::Datagen(args) => commands::datagen::run(&args),
         Command::Calibrate(args) => commands::calibrate::run(&args),
         Command::Merge(args) => commands::merge::run(&args),
+        Command::Rate(args) => commands::rate::run(&args),
         Command::Uci(a) => match a.game {
             common::flags::GameArg::Xiangqi => commands::uci::run(),
             common::flags::GameArg::Chess => commands::uci_chess::run(),

@@ -57,6 +57,8 @@ fn assert_pgn_matches_csv(dir: &Path) -> Vec<GameRecord> {
         assert!(rounds.insert(round.clone()), "round {round} twice");
         assert_eq!(game.tag("Red"), Some(row["red"].as_str()));
         assert_eq!(game.tag("Black"), Some(row["black"].as_str()));
+        // Red's player again as `White`, for rating tools that read only chess's roster.
+        assert_eq!(game.tag("White"), Some(row["red"].as_str()));
         assert_eq!(game.result, row["result"]);
         let moves: Vec<String> = game.moves.iter().map(|m| m.to_uci()).collect();
         assert_eq!(moves.join(" "), row["moves"], "round {round}");

@@ -522,12 +522,12 @@ fn allocate_with(
     // `check_schedule`, so the ratings are finite).
     let mut shrunk = real.clone();
     for &(a, b) in &schedule.pairings {
-        shrunk.push(PairTotal {
-            a: a.min(b),
-            b: a.max(b),
-            games: VIRTUAL_DRAWS,
-            score_a: VIRTUAL_DRAWS / 2.0,
-        });
+        shrunk.push(PairTotal::even(
+            a.min(b),
+            a.max(b),
+            VIRTUAL_DRAWS,
+            VIRTUAL_DRAWS / 2.0,
+        ));
     }
     let (r, _) = data.newton(&shrunk)?;
     // Information per game of a pairing at the shrunk gap.

@@ -52,6 +52,34 @@ pub fn simulate_pairings<R: Rng>(
     games
 }
 
+/// As [`simulate_pairings`], with the first mover of every game expected to score as if rated
+/// `advantage` Elo higher (the first-move model of the joint fit): each pair has `j` moving
+/// first in its first game and `i` in its second.
+pub fn simulate_pairings_first_move<R: Rng>(
+    rng: &mut R,
+    truth: &[f64],
+    pairings: &[(usize, usize)],
+    pairs: usize,
+    draw_base: f64,
+    advantage: f64,
+) -> Vec<RatedGame> {
+    let mut games = Vec::new();
+    let mut id = 0;
+    for &(i, j) in pairings {
+        for (first, second) in [(j, i), (i, j)].into_iter().cycle().take(2 * pairs) {
+            let e = score_from_elo(truth[first] - truth[second] + advantage);
+            games.push(RatedGame {
+                pair_id: id / 2,
+                first,
+                second,
+                score_first: simulate_game(rng, e, draw_base),
+            });
+            id += 1;
+        }
+    }
+    games
+}
+
 /// The pairings of a ladder of `n` players in order: neighbours and next-but-one neighbours,
 /// `(0, 1), (0, 2), (1, 2), (1, 3), ...`.
 pub fn ladder_pairings(n: usize) -> Vec<(usize, usize)> {

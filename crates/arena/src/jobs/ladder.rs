@@ -24,8 +24,8 @@ mod error;
 pub mod steps;
 
 pub use analysis::{
-    analyse, describe_error, gaps_csv, rating_games, signed, write_gaps_csv, Analysis, Gap,
-    PlayerRating, GAPS_CSV_HEADER, GAP_HEADER, RATING_HEADER,
+    analyse, analyse_with, describe_error, gaps_csv, rating_games, signed, write_gaps_csv,
+    Analysis, Gap, PlayerRating, GAPS_CSV_HEADER, GAP_HEADER, RATING_HEADER,
 };
 pub use config::{
     disconnected, load_config, load_config_for, LadderConfig, LadderPlayer, DEFAULT_LADDER,

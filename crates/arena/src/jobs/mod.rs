@@ -5,5 +5,6 @@ pub mod calibrate;
 pub mod datagen;
 pub mod ladder;
 pub mod merge;
+pub mod rate;
 pub mod sprt;
 pub mod tune;

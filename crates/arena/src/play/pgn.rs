@@ -9,7 +9,8 @@
 //! which games.csv does not keep). [`pgn_record`] is the one writer; `chuhan merge` and the
 //! report call it too.
 //!
-//! Tags: `Game`, `Event` (`chuhan <command>`), `Red`, `Black`, `Site` (`chuhan <version>
+//! Tags: `Game`, `Event` (`chuhan <command>`), `Red`, `Black`, `White` (Red's player again,
+//! for rating tools that read only chess's `White`/`Black`), `Site` (`chuhan <version>
 //! (<commit>)`), `Date` (the run's creation date), `Round` (`<pair>.<game>`, games.csv's
 //! indices), `PlyCount`, `Termination` (the rule, and for repetitions who checked or chased
 //! which piece), then `Result`, `FEN` (when the opening is not the standard start) and
@@ -370,6 +371,9 @@ pub fn pgn_record(row: &PlayedGame, ctx: &PgnContext) -> Result<String, PgnWrite
         ("Event", ctx.event.clone()),
         ("Red", row.red.clone()),
         ("Black", row.black.clone()),
+        // The first player again, for rating tools that know only chess's roster (Ordo and
+        // BayesElo read `White`, `Black` and `Result`).
+        ("White", row.red.clone()),
         ("Site", ctx.site.clone()),
         ("Date", ctx.date.clone()),
         ("Round", round_of(row)),

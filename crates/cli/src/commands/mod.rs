@@ -12,6 +12,7 @@ pub mod merge;
 pub mod notation;
 pub mod params;
 pub mod perft;
+pub mod rate;
 pub mod serve;
 pub mod sprt;
 pub mod stats;

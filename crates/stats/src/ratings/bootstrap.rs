@@ -180,22 +180,22 @@ impl Prepared {
     /// Totals of one resample: for every pairing, as many of its game pairs as it has, drawn
     /// with replacement, plus the prior.
     fn totals_resampled<R: Rng>(&self, rng: &mut R) -> Vec<PairTotal> {
-        let real = self.pairings.iter().map(|p| {
+        let mut real = Vec::with_capacity(self.pairings.len());
+        for p in &self.pairings {
             let k = p.units.len();
             let (mut games, mut score_a) = (0.0, 0.0);
+            let (mut first, mut first_score) = (0.0, 0.0);
             for _ in 0..k {
-                let u = p.units[rng.gen_range(0..k)];
+                let i = rng.gen_range(0..k);
+                let u = p.units[i];
                 games += u.0;
                 score_a += u.1;
+                first += p.first_units[i].0;
+                first_score += p.first_units[i].1;
             }
-            PairTotal {
-                a: p.a,
-                b: p.b,
-                games,
-                score_a,
-            }
-        });
-        self.with_prior(real.collect())
+            self.push_totals(&mut real, p, (games, score_a), (first, first_score));
+        }
+        self.with_prior(real)
     }
 }
 

@@ -1,8 +1,9 @@
 //! The maximum-likelihood fit: validation of the games, the log-likelihood with its gradient and
 //! Hessian, Newton's method, and the model-based and pair-clustered covariances.
 
+use super::first_move::AdvantageProfile;
 use super::graph::{components, strong_groups};
-use super::{FitOptions, HeadToHead, Prior, RatedGame, RatingError, RatingFit, C};
+use super::{FirstMove, FitOptions, HeadToHead, Prior, RatedGame, RatingError, RatingFit, C};
 use crate::linalg::{expand, invert_spd, mat_mul, reduced, solve_spd};
 use crate::wdl::{Pentanomial, Trinomial};
 use std::collections::BTreeMap;
@@ -44,7 +45,14 @@ pub fn fit_ratings(
     n_players: usize,
     options: &FitOptions,
 ) -> Result<RatingFit, RatingError> {
-    let data = Prepared::new(games, n_players, options)?;
+    let mut data = Prepared::new(games, n_players, options)?;
+    if options.first_move == FirstMove::Auto {
+        // The advantage that maximises the likelihood, the ratings refitted at each trial
+        // value (the profile likelihood in the advantage is concave).
+        let totals = data.totals_all();
+        data.check(&totals)?;
+        data.advantage = AdvantageProfile::new(vec![(n_players, totals)]).estimate()?;
+    }
     let totals = data.totals_all();
     data.fit(&totals)
 }
@@ -55,6 +63,8 @@ pub(crate) struct Unit {
     pub(crate) a: usize,
     pub(crate) b: usize,
     pub(crate) scores_a: Vec<f64>,
+    /// For each game, whether `a` moved first.
+    pub(crate) a_first: Vec<bool>,
 }
 
 /// Validates games and groups them by pair id (in increasing id order).
@@ -87,22 +97,49 @@ pub(crate) fn group_units(games: &[RatedGame], n_players: usize) -> Result<Vec<U
             a,
             b,
             scores_a: Vec::new(),
+            a_first: Vec::new(),
         });
         if (unit.a, unit.b) != (a, b) {
             return Err(RatingError::MixedPair { pair_id: g.pair_id });
         }
         unit.scores_a.push(score_a);
+        unit.a_first.push(g.first == a);
     }
     Ok(by_id.into_values().collect())
 }
 
-/// Games and points of one pairing (real games plus prior).
+/// Games and points of one pairing (real games plus prior), or with a first-move term, of the
+/// games of one pairing in which one side moved first.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PairTotal {
     pub(crate) a: usize,
     pub(crate) b: usize,
     pub(crate) games: f64,
     pub(crate) score_a: f64,
+    /// `1` when `a` moved first in these games, `-1` when `b` did, `0` when colours are not
+    /// modelled (or for a prior's virtual games).
+    pub(crate) sign: f64,
+    /// Elo added to `r[a] - r[b]`: `sign` times the first-move advantage.
+    pub(crate) offset: f64,
+}
+
+impl PairTotal {
+    /// Games without a first-move term.
+    pub(crate) fn even(a: usize, b: usize, games: f64, score_a: f64) -> Self {
+        Self {
+            a,
+            b,
+            games,
+            score_a,
+            sign: 0.0,
+            offset: 0.0,
+        }
+    }
+
+    /// `r[a] - r[b]` plus the first-move offset.
+    pub(crate) fn difference(&self, r: &[f64]) -> f64 {
+        r[self.a] - r[self.b] + self.offset
+    }
 }
 
 /// The pair units of one pairing, as (games, score of `a`) sums.
@@ -111,6 +148,8 @@ pub(crate) struct Pairing {
     pub(crate) a: usize,
     pub(crate) b: usize,
     pub(crate) units: Vec<(f64, f64)>,
+    /// For each unit, (games in which `a` moved first, `a`'s score in them).
+    pub(crate) first_units: Vec<(f64, f64)>,
 }
 
 /// Validated schedule.
@@ -119,6 +158,30 @@ pub(crate) struct Prepared {
     pub(crate) n: usize,
     pub(crate) options: FitOptions,
     pub(crate) pairings: Vec<Pairing>,
+    /// Whether colours are modelled (any first-move term but a fixed 0).
+    pub(crate) split: bool,
+    /// The first-move advantage in Elo the totals are made with (when `split`).
+    pub(crate) advantage: f64,
+}
+
+/// Expected score of `a` over `games` games (`first` of them with `a` moving first) at rating
+/// difference `d = r[a] - r[b]`, and its variance as Bernoulli trials; `advantage` is the
+/// first-move advantage (`None`: colours not modelled).
+pub(crate) fn unit_moments(d: f64, games: f64, first: f64, advantage: Option<f64>) -> (f64, f64) {
+    match advantage {
+        None => {
+            let p = win_probability(d);
+            (games * p, games * p * (1.0 - p))
+        }
+        Some(w) => {
+            let (p1, p2) = (win_probability(d + w), win_probability(d - w));
+            let second = games - first;
+            (
+                first * p1 + second * p2,
+                first * p1 * (1.0 - p1) + second * p2 * (1.0 - p2),
+            )
+        }
+    }
 }
 
 impl Prepared {
@@ -144,41 +207,81 @@ impl Prepared {
                 }
             }
         }
+        let advantage = match options.first_move {
+            FirstMove::Fixed(w) if !w.is_finite() => return Err(RatingError::BadFirstMove(w)),
+            FirstMove::Fixed(w) => w,
+            FirstMove::Auto => 0.0,
+        };
         let mut pairings: BTreeMap<(usize, usize), Pairing> = BTreeMap::new();
         for unit in group_units(games, n_players)? {
             let entry = pairings.entry((unit.a, unit.b)).or_insert(Pairing {
                 a: unit.a,
                 b: unit.b,
                 units: Vec::new(),
+                first_units: Vec::new(),
             });
             entry
                 .units
                 .push((unit.scores_a.len() as f64, unit.scores_a.iter().sum()));
+            let (mut first, mut first_score) = (0.0, 0.0);
+            for (&s, &f) in unit.scores_a.iter().zip(&unit.a_first) {
+                if f {
+                    first += 1.0;
+                    first_score += s;
+                }
+            }
+            entry.first_units.push((first, first_score));
         }
         Ok(Self {
             n: n_players,
             options: *options,
             pairings: pairings.into_values().collect(),
+            split: options.first_move.uses_colours(),
+            advantage,
         })
+    }
+
+    /// The first-move advantage of the model: `None` when colours are not modelled.
+    pub(crate) fn advantage_term(&self) -> Option<f64> {
+        self.split.then_some(self.advantage)
     }
 
     /// Totals of the real games, without any prior.
     pub(crate) fn totals_real(&self) -> Vec<PairTotal> {
-        self.pairings
-            .iter()
-            .map(|p| {
-                let (games, score_a) = p
-                    .units
-                    .iter()
-                    .fold((0.0, 0.0), |(g, s), u| (g + u.0, s + u.1));
-                PairTotal {
-                    a: p.a,
-                    b: p.b,
-                    games,
-                    score_a,
-                }
-            })
-            .collect()
+        let mut totals = Vec::with_capacity(self.pairings.len());
+        for p in &self.pairings {
+            let sum = |v: &[(f64, f64)]| v.iter().fold((0.0, 0.0), |(g, s), u| (g + u.0, s + u.1));
+            self.push_totals(&mut totals, p, sum(&p.units), sum(&p.first_units));
+        }
+        totals
+    }
+
+    /// Appends the totals of `(games, score of a)` between `p.a` and `p.b`, of which `first`
+    /// are the games with `a` moving first: one total, or with colours modelled, one per side
+    /// that moved first.
+    pub(crate) fn push_totals(
+        &self,
+        totals: &mut Vec<PairTotal>,
+        p: &Pairing,
+        (games, score_a): (f64, f64),
+        first: (f64, f64),
+    ) {
+        if !self.split {
+            totals.push(PairTotal::even(p.a, p.b, games, score_a));
+            return;
+        }
+        for (sign, g, s) in [
+            (1.0, first.0, first.1),
+            (-1.0, games - first.0, score_a - first.1),
+        ] {
+            if g > 0.0 {
+                totals.push(PairTotal {
+                    sign,
+                    offset: sign * self.advantage,
+                    ..PairTotal::even(p.a, p.b, g, s)
+                });
+            }
+        }
     }
 
     /// Totals of the real games plus the prior.
@@ -197,12 +300,7 @@ impl Prepared {
             }
             Prior::DrawsBetweenNeighbours(k) => {
                 for i in 1..self.n {
-                    totals.push(PairTotal {
-                        a: i - 1,
-                        b: i,
-                        games: k,
-                        score_a: k / 2.0,
-                    });
+                    totals.push(PairTotal::even(i - 1, i, k, k / 2.0));
                 }
             }
         }
@@ -277,9 +375,9 @@ impl Prepared {
         // Meat of the sandwich: one score-residual vector per game pair.
         let mut meat = vec![vec![0.0; n]; n];
         for p in &self.pairings {
-            let prob = win_probability(ratings[p.a] - ratings[p.b]);
-            for &(g, s) in &p.units {
-                let e = C * (s - g * prob);
+            let d = ratings[p.a] - ratings[p.b];
+            for (&(g, s), &(first, _)) in p.units.iter().zip(&p.first_units) {
+                let e = C * (s - unit_moments(d, g, first, self.advantage_term()).0);
                 meat[p.a][p.a] += e * e;
                 meat[p.b][p.b] += e * e;
                 meat[p.a][p.b] -= e * e;
@@ -311,6 +409,7 @@ impl Prepared {
             zero_score,
             disconnected_groups,
             separated_groups,
+            first_move_advantage: self.advantage_term().unwrap_or(0.0),
         })
     }
 
@@ -384,7 +483,7 @@ pub(crate) fn log_likelihood(totals: &[PairTotal], r: &[f64]) -> f64 {
     totals
         .iter()
         .map(|t| {
-            let x = C * (r[t.a] - r[t.b]);
+            let x = C * t.difference(r);
             // ln P = -softplus(-x), ln(1 - P) = -softplus(x)
             -t.score_a * softplus(-x) - (t.games - t.score_a) * softplus(x)
         })
@@ -395,7 +494,7 @@ pub(crate) fn log_likelihood(totals: &[PairTotal], r: &[f64]) -> f64 {
 pub(crate) fn gradient(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<f64> {
     let mut g = vec![0.0; n];
     for t in totals {
-        let e = C * (t.score_a - t.games * win_probability(r[t.a] - r[t.b]));
+        let e = C * (t.score_a - t.games * win_probability(t.difference(r)));
         g[t.a] += e;
         g[t.b] -= e;
     }
@@ -406,7 +505,7 @@ pub(crate) fn gradient(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<f64> {
 pub(crate) fn neg_hessian(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<Vec<f64>> {
     let mut h = vec![vec![0.0; n]; n];
     for t in totals {
-        let p = win_probability(r[t.a] - r[t.b]);
+        let p = win_probability(t.difference(r));
         let w = C * C * t.games * p * (1.0 - p);
         h[t.a][t.a] += w;
         h[t.b][t.b] += w;

@@ -36,6 +36,7 @@
 //! and costs a few constrained Newton fits instead of hundreds of refits, so a thousand simulated
 //! ladders check it in about a second.
 
+use super::first_move::AdvantageProfile;
 use super::fit::{PairTotal, Prepared};
 
 /// Pseudo degrees of freedom at dispersion 1 added to the estimated dispersion of game-pair
@@ -45,7 +46,7 @@ use super::fit::{PairTotal, Prepared};
 pub const DISPERSION_PRIOR_DF: f64 = 3.0;
 use super::graph::strong_groups;
 use super::profile::{dispersion_sums, Problem};
-use super::{FitOptions, RatedGame, RatingError};
+use super::{FirstMove, FirstMoveEstimate, FitOptions, RatedGame, RatingError};
 use crate::bound::{perfect_score_elo_bound, Bound};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
@@ -110,6 +111,9 @@ pub struct HonestIntervals {
     /// finite); inside a group ratings are finite, between groups one scored 100% (or they never
     /// met).
     pub groups: Vec<Vec<usize>>,
+    /// The first-move advantage the intervals were made with: `None` without a first-move
+    /// term; estimated (with its profile-likelihood interval) or fixed.
+    pub first_move: Option<FirstMoveEstimate>,
 }
 
 impl HonestIntervals {
@@ -142,11 +146,36 @@ pub fn honest_intervals(
     anchor: usize,
     confidence: f64,
 ) -> Result<HonestIntervals, RatingError> {
+    honest_intervals_with(
+        games,
+        n_players,
+        order,
+        anchor,
+        confidence,
+        FirstMove::Fixed(0.0),
+    )
+}
+
+/// [`honest_intervals`] with a first-move term (`FirstMove::Fixed(0.0)` is
+/// [`honest_intervals`] itself). With [`FirstMove::Auto`] the advantage is estimated by
+/// maximum likelihood from the games inside the groups of finite ratings (games across groups,
+/// all won by one side, say nothing of colours) and given a profile-likelihood interval at
+/// `confidence`, scaled by the dispersion as the ratings' intervals are; the ratings' intervals
+/// are then those at the estimated advantage.
+pub fn honest_intervals_with(
+    games: &[RatedGame],
+    n_players: usize,
+    order: &[usize],
+    anchor: usize,
+    confidence: f64,
+    first_move: FirstMove,
+) -> Result<HonestIntervals, RatingError> {
     let options = FitOptions {
         anchor,
+        first_move,
         ..FitOptions::default()
     };
-    let data = Prepared::new(games, n_players, &options)?;
+    let mut data = Prepared::new(games, n_players, &options)?;
     if order.iter().any(|&p| p >= n_players) {
         return Err(RatingError::BadOrder);
     }
@@ -166,32 +195,61 @@ pub fn honest_intervals(
         }
     }
 
+    // The games inside each group of two or more players, in local indices.
+    let mut group_totals: Vec<Option<Vec<PairTotal>>> = groups
+        .iter()
+        .enumerate()
+        .map(|(g, members)| {
+            (members.len() >= 2).then(|| {
+                totals
+                    .iter()
+                    .filter(|t| group_of[t.a] == g && group_of[t.b] == g)
+                    .map(|t| PairTotal {
+                        a: local[t.a],
+                        b: local[t.b],
+                        ..*t
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let mut profile = None;
+    if first_move == FirstMove::Auto {
+        let mut p = AdvantageProfile::new(
+            groups
+                .iter()
+                .zip(&group_totals)
+                .filter_map(|(m, t)| Some((m.len(), t.clone()?)))
+                .collect(),
+        );
+        data.advantage = p.estimate()?;
+        for t in group_totals.iter_mut().flatten().flatten() {
+            t.offset = t.sign * data.advantage;
+        }
+        profile = Some(p);
+    }
+
     // One fit per group of two or more players, on the games inside the group.
     let mut problems: Vec<Option<Problem>> = Vec::with_capacity(groups.len());
     let (mut resid, mut var, mut units, mut params) = (0.0, 0.0, 0usize, 0usize);
     for (g, members) in groups.iter().enumerate() {
-        if members.len() < 2 {
+        let Some(local_totals) = group_totals[g].take() else {
             problems.push(None);
             continue;
-        }
-        let inside = |t: &PairTotal| group_of[t.a] == g && group_of[t.b] == g;
-        let local_totals: Vec<PairTotal> = totals
-            .iter()
-            .filter(|t| inside(t))
-            .map(|t| PairTotal {
-                a: local[t.a],
-                b: local[t.b],
-                ..*t
-            })
-            .collect();
+        };
         let problem = Problem::new(members.len(), local_totals)?;
-        let group_units: Vec<(usize, usize, f64, f64)> = data
+        let group_units: Vec<(usize, usize, f64, f64, f64)> = data
             .pairings
             .iter()
             .filter(|p| group_of[p.a] == g && group_of[p.b] == g)
-            .flat_map(|p| p.units.iter().map(|&(n, s)| (local[p.a], local[p.b], n, s)))
+            .flat_map(|p| {
+                p.units
+                    .iter()
+                    .zip(&p.first_units)
+                    .map(|(&(n, s), &(f, _))| (local[p.a], local[p.b], n, s, f))
+            })
             .collect();
-        let (r, v, u) = dispersion_sums(&group_units, &problem.ratings);
+        let (r, v, u) = dispersion_sums(&group_units, &problem.ratings, data.advantage_term());
         resid += r;
         var += v;
         units += u;
@@ -224,10 +282,12 @@ pub fn honest_intervals(
         None => normal.inverse_cdf(1.0 - a / 2.0),
     };
 
-    let pairing: BTreeMap<(usize, usize), (f64, f64)> = totals
-        .iter()
-        .map(|t| ((t.a, t.b), (t.games, t.score_a)))
-        .collect();
+    let mut pairing: BTreeMap<(usize, usize), (f64, f64)> = BTreeMap::new();
+    for t in &totals {
+        let e = pairing.entry((t.a, t.b)).or_insert((0.0, 0.0));
+        e.0 += t.games;
+        e.1 += t.score_a;
+    }
     // The exact bound of a pairing with a perfect or zero score for `j` against `i`, at level
     // `level`.
     let extreme = |i: usize, j: usize, level: f64| -> Option<(Bound, BoundMethod)> {
@@ -328,12 +388,36 @@ pub fn honest_intervals(
         })
         .collect();
 
+    let first_move = match (first_move, profile) {
+        (f, _) if !f.uses_colours() => None,
+        (FirstMove::Auto, Some(mut p)) => {
+            let bound = if p.has_colours() {
+                let (ll_max, _) = p.at(data.advantage)?;
+                let (low, high) =
+                    p.interval(data.advantage, ll_max, z_two_sided(alpha), dispersion)?;
+                Some(Bound { low, high })
+            } else {
+                Some(Bound::unbounded())
+            };
+            Some(FirstMoveEstimate {
+                elo: data.advantage,
+                estimated: true,
+                bound,
+            })
+        }
+        (_, _) => Some(FirstMoveEstimate {
+            elo: data.advantage,
+            estimated: false,
+            bound: None,
+        }),
+    };
     Ok(HonestIntervals {
         confidence,
         ratings,
         gaps,
         dispersion,
         groups,
+        first_move,
     })
 }
 
@@ -576,12 +660,7 @@ mod tests {
         // Paired games here are perfectly correlated (WW, DD, LL), so phi > 1 widens the
         // interval by about sqrt(phi) over the plain likelihood-ratio interval at the same
         // critical value.
-        let totals = vec![PairTotal {
-            a: 0,
-            b: 1,
-            games: 100.0,
-            score_a: 40.0,
-        }];
+        let totals = vec![PairTotal::even(0, 1, 100.0, 40.0)];
         // The critical value is Student's t with 50 pairs - 1 parameter degrees of freedom,
         // plus the prior's.
         let t49 = StudentsT::new(0.0, 1.0, 49.0 + DISPERSION_PRIOR_DF)

@@ -22,6 +22,7 @@
 //! (connectivity and separation checks).
 
 pub mod bootstrap;
+mod first_move;
 pub mod fit;
 mod graph;
 pub mod honest;
@@ -32,7 +33,9 @@ pub(crate) mod testutil;
 pub use bootstrap::{bootstrap_intervals, Bootstrap, BootstrapIntervals, BootstrapSamples};
 pub use fit::{fit_ratings, head_to_head};
 pub(crate) use graph::components as graph_components;
-pub use honest::{honest_intervals, BoundMethod, HonestBound, HonestIntervals};
+pub use honest::{
+    honest_intervals, honest_intervals_with, BoundMethod, HonestBound, HonestIntervals,
+};
 
 use crate::wdl::{Pentanomial, Trinomial};
 use serde::{Deserialize, Serialize};
@@ -71,6 +74,43 @@ pub enum Prior {
     DrawsBetweenNeighbours(f64),
 }
 
+/// The advantage of the first move (White in chess, Red in xiangqi), in Elo: the player who
+/// moves first is expected to score as if rated this much higher (Ordo's `-W` model:
+/// `P(first scores) = 1 / (1 + 10^(-(r_first - r_second + advantage) / 400))`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum FirstMove {
+    /// A fixed advantage; `Fixed(0.0)`, the default, is the fit without a first-move term
+    /// (colours ignored).
+    Fixed(f64),
+    /// Estimated jointly with the ratings by maximum likelihood.
+    Auto,
+}
+
+impl Default for FirstMove {
+    fn default() -> Self {
+        FirstMove::Fixed(0.0)
+    }
+}
+
+impl FirstMove {
+    /// Whether the fit looks at colours at all (anything but `Fixed(0.0)`).
+    pub fn uses_colours(&self) -> bool {
+        *self != FirstMove::Fixed(0.0)
+    }
+}
+
+/// The first-move advantage of a fit: the value used and, when it was estimated, its interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FirstMoveEstimate {
+    /// The advantage in Elo (estimated, or the fixed value).
+    pub elo: f64,
+    /// Whether it was estimated from the games (else it was given).
+    pub estimated: bool,
+    /// Its profile-likelihood interval at the intervals' confidence, when estimated (an open
+    /// side: the games do not bound it).
+    pub bound: Option<crate::bound::Bound>,
+}
+
 /// Settings of a rating fit.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FitOptions {
@@ -82,6 +122,9 @@ pub struct FitOptions {
     pub max_iterations: usize,
     /// Convergence threshold on the largest Newton step, in Elo.
     pub tolerance: f64,
+    /// The first-move advantage: none (the default), fixed, or estimated.
+    #[serde(default)]
+    pub first_move: FirstMove,
 }
 
 impl Default for FitOptions {
@@ -91,6 +134,7 @@ impl Default for FitOptions {
             prior: Prior::None,
             max_iterations: 100,
             tolerance: 1e-9,
+            first_move: FirstMove::Fixed(0.0),
         }
     }
 }
@@ -140,6 +184,13 @@ pub enum RatingError {
     /// The prior's number of virtual games is negative or not finite.
     #[error("prior must be a finite, non-negative number of games")]
     BadPrior,
+    /// A fixed first-move advantage that is not a finite number.
+    #[error("first-move advantage {0} is not a finite number of Elo")]
+    BadFirstMove(f64),
+    /// The side that moves first (or the other side) scored every point that colours decide,
+    /// so the estimated first-move advantage is unbounded.
+    #[error("no finite first-move advantage: one side scored every point the colours decide")]
+    NoFiniteFirstMove,
     /// A `player order` for neighbour gaps names a player outside `0..players`.
     #[error("player order names a player that does not exist")]
     BadOrder,
@@ -237,6 +288,9 @@ pub struct RatingFit {
     /// When the real games alone are connected but admit no finite ratings (a group scored 100%
     /// against the rest), the groups they separate into, strongest first; empty otherwise.
     pub separated_groups: Vec<Vec<usize>>,
+    /// The first-move advantage in Elo the ratings were fitted with (0 without a first-move
+    /// term; the maximum-likelihood value with [`FirstMove::Auto`]).
+    pub first_move_advantage: f64,
 }
 
 impl RatingFit {

@@ -14,7 +14,7 @@
 //! logistic model, so it is lopsided where a pairing is lopsided; and it needs no resampling,
 //! which makes it cheap enough to check by simulating thousands of ladders.
 
-use super::fit::{gradient, log_likelihood, neg_hessian, win_probability, PairTotal};
+use super::fit::{gradient, log_likelihood, neg_hessian, unit_moments, PairTotal};
 use super::RatingError;
 use crate::bound::Bound;
 use crate::linalg::{invert_spd, solve_spd};
@@ -161,7 +161,7 @@ impl Problem {
 /// Maximum-likelihood ratings of `totals` with player 0 at 0 and, when `constraint` is
 /// `Some((i, j, delta))`, `r[j] - r[i] = delta`. Newton's method with step halving from `start`
 /// (shifted to meet the constraints). Returns the ratings and the log-likelihood.
-fn constrained_fit(
+pub(crate) fn constrained_fit(
     n: usize,
     totals: &[PairTotal],
     constraint: Option<(usize, usize, f64)>,
@@ -254,14 +254,19 @@ fn constrained_fit(
 }
 
 /// Sums for the dispersion of game-pair scores: `(sum of squared residuals, sum of model
-/// variances, units)` over `units` given as `(a, b, games, score of a)` with ratings `r`.
-pub(crate) fn dispersion_sums(units: &[(usize, usize, f64, f64)], r: &[f64]) -> (f64, f64, usize) {
+/// variances, units)` over `units` given as `(a, b, games, score of a, games with a first)`
+/// with ratings `r` and first-move advantage `advantage` (`None`: colours not modelled).
+pub(crate) fn dispersion_sums(
+    units: &[(usize, usize, f64, f64, f64)],
+    r: &[f64],
+    advantage: Option<f64>,
+) -> (f64, f64, usize) {
     let mut resid = 0.0;
     let mut var = 0.0;
-    for &(a, b, games, score) in units {
-        let p = win_probability(r[a] - r[b]);
-        resid += (score - games * p).powi(2);
-        var += games * p * (1.0 - p);
+    for &(a, b, games, score, first) in units {
+        let (mean, v) = unit_moments(r[a] - r[b], games, first, advantage);
+        resid += (score - mean).powi(2);
+        var += v;
     }
     (resid, var, units.len())
 }
@@ -272,12 +277,7 @@ mod tests {
     use crate::elo::elo_from_score;
 
     fn total(a: usize, b: usize, games: f64, score_a: f64) -> PairTotal {
-        PairTotal {
-            a,
-            b,
-            games,
-            score_a,
-        }
+        PairTotal::even(a, b, games, score_a)
     }
 
     #[test]

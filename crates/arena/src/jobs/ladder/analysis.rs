@@ -3,7 +3,7 @@
 
 use super::{write_file, LadderError};
 use crate::play::runner::PlayedGame;
-use crate::ratings::{self, Bound, FitOptions, HonestIntervals, Prior, RatingError};
+use crate::ratings::{self, Bound, FirstMove, FitOptions, HonestIntervals, Prior, RatingError};
 use chuhan_engine::GameResult;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -126,9 +126,25 @@ pub struct Analysis {
 /// a weak prior (one virtual draw per pairing played) then gives the `shrunk` ratings used only
 /// to order the table and place the plot's markers.
 pub fn analyse(games: &[ratings::RatedGame], names: &[String]) -> Result<Analysis, RatingError> {
+    analyse_with(games, names, 0, FirstMove::Fixed(0.0))
+}
+
+/// [`analyse`] with the ratings relative to player `anchor` and a first-move term (estimated
+/// with [`FirstMove::Auto`], its interval in `honest.first_move`); the gaps run along the
+/// player indices.
+pub fn analyse_with(
+    games: &[ratings::RatedGame],
+    names: &[String],
+    anchor: usize,
+    first_move: FirstMove,
+) -> Result<Analysis, RatingError> {
     let n = names.len();
     let mut notes = Vec::new();
-    let mut options = FitOptions::default();
+    let mut options = FitOptions {
+        anchor,
+        first_move,
+        ..FitOptions::default()
+    };
     let fit = match ratings::fit_ratings(games, n, &options) {
         Ok(f) => f,
         Err(e @ RatingError::NoFiniteRating { .. }) => {
@@ -144,7 +160,7 @@ pub fn analyse(games: &[ratings::RatedGame], names: &[String]) -> Result<Analysi
         Err(e) => return Err(e),
     };
     let order: Vec<usize> = (0..n).collect();
-    let honest = ratings::honest_intervals(games, n, &order, 0, 0.95)?;
+    let honest = ratings::honest_intervals_with(games, n, &order, anchor, 0.95, first_move)?;
     let mut per: Vec<(u64, f64, u64)> = vec![(0, 0.0, 0); n];
     for g in games {
         per[g.first].0 += 1;
