@@ -94,12 +94,6 @@ impl Bound {
     }
 }
 
-impl From<crate::ratings::Interval> for Bound {
-    fn from(i: crate::ratings::Interval) -> Self {
-        Self::two_sided(i.lo, i.hi)
-    }
-}
-
 /// `[+a, +b]`, `>= +X`, `<= -X` or `unbounded`; the precision (default 0 decimals) applies to
 /// each number, e.g. `format!("{:.1}", bound)`.
 impl fmt::Display for Bound {

@@ -11,7 +11,7 @@
 
 use super::fit::{win_probability, PairTotal};
 use super::profile::constrained_fit;
-use super::{RatingError, C};
+use super::{FirstMove, FitOptions, RatedGame, RatingError, RatingFit, C};
 
 /// Beyond this many Elo the games say nothing more about the advantage.
 const LIMIT: f64 = 4000.0;
@@ -144,6 +144,24 @@ fn increasing_root(
         }
     }
     Ok(Some(0.5 * (lo + hi)))
+}
+
+/// Fits all ratings jointly by maximum likelihood.
+pub fn fit_ratings(
+    games: &[RatedGame],
+    n_players: usize,
+    options: &FitOptions,
+) -> Result<RatingFit, RatingError> {
+    let mut data = super::fit::Prepared::new(games, n_players, options)?;
+    if options.first_move == FirstMove::Auto {
+        // The advantage that maximises the likelihood, the ratings refitted at each trial
+        // value (the profile likelihood in the advantage is concave).
+        let totals = data.totals_all();
+        data.check(&totals)?;
+        data.advantage = AdvantageProfile::new(vec![(n_players, totals)]).estimate()?;
+    }
+    let totals = data.totals_all();
+    data.fit(&totals)
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The maximum-likelihood fit: validation of the games, the log-likelihood with its gradient and
 //! Hessian, Newton's method, and the model-based and pair-clustered covariances.
 
-use super::first_move::AdvantageProfile;
 use super::graph::{components, strong_groups};
 use super::{FirstMove, FitOptions, HeadToHead, Prior, RatedGame, RatingError, RatingFit, C};
 use crate::linalg::{expand, invert_spd, mat_mul, reduced, solve_spd};
@@ -37,24 +36,6 @@ pub fn head_to_head(games: &[RatedGame], n_players: usize) -> Result<Vec<HeadToH
             row
         })
         .collect())
-}
-
-/// Fits all ratings jointly by maximum likelihood.
-pub fn fit_ratings(
-    games: &[RatedGame],
-    n_players: usize,
-    options: &FitOptions,
-) -> Result<RatingFit, RatingError> {
-    let mut data = Prepared::new(games, n_players, options)?;
-    if options.first_move == FirstMove::Auto {
-        // The advantage that maximises the likelihood, the ratings refitted at each trial
-        // value (the profile likelihood in the advantage is concave).
-        let totals = data.totals_all();
-        data.check(&totals)?;
-        data.advantage = AdvantageProfile::new(vec![(n_players, totals)]).estimate()?;
-    }
-    let totals = data.totals_all();
-    data.fit(&totals)
 }
 
 /// The games of one pair id, from the lower-indexed player's view.
@@ -519,8 +500,8 @@ pub(crate) fn neg_hessian(n: usize, totals: &[PairTotal], r: &[f64]) -> Vec<Vec<
 mod tests {
     use super::*;
     use crate::elo::elo_from_score;
-    use crate::ratings::bootstrap_intervals;
     use crate::ratings::testutil::{game, sixty_percent};
+    use crate::ratings::{bootstrap_intervals, fit_ratings};
     use crate::sim::simulate_ladder;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;

@@ -31,7 +31,8 @@ mod profile;
 pub(crate) mod testutil;
 
 pub use bootstrap::{bootstrap_intervals, Bootstrap, BootstrapIntervals, BootstrapSamples};
-pub use fit::{fit_ratings, head_to_head};
+pub use first_move::fit_ratings;
+pub use fit::head_to_head;
 pub(crate) use graph::components as graph_components;
 pub use honest::{
     honest_intervals, honest_intervals_with, BoundMethod, HonestBound, HonestIntervals,
@@ -340,4 +341,10 @@ pub struct HeadToHead {
     pub score: f64,
     /// Pentanomial of `a` over the pair ids holding exactly two games (in input order).
     pub pairs: Pentanomial,
+}
+
+impl From<Interval> for crate::bound::Bound {
+    fn from(i: Interval) -> Self {
+        Self::two_sided(i.lo, i.hi)
+    }
 }
