@@ -7,9 +7,11 @@ collected: `use crate::…`, `use super::…`, `use self::…`, uses through a c
 alias, `pub use` re-exports, and paths in code such as `crate::a::b::f()` or `super::x::Y`.
 A path resolves to the deepest existing module; a path naming an item re-exported by that
 module (`pub use child::Item`, or a glob re-export of a module that defines it) resolves to the
-module the re-export points at, so a facade does not hide a dependency. Inline modules
-(`mod tests { … }`) count as part of their file. Edges between a module and its own ancestor
-or descendant are containment, not dependencies, and are ignored.
+module the re-export points at, so a facade does not hide a dependency. Inline modules count
+as part of their file. Edges between a module and its own ancestor or descendant are
+containment, not dependencies, and are ignored. Test code (items under `#[cfg(test)]`: inline
+`mod tests { … }`, `#[cfg(test)] mod x;` files) is left out: a test may use any module of its
+crate, and nothing in the library depends on it. `--with-tests` counts it too (for a look).
 
 Two checks:
 
@@ -543,6 +545,11 @@ def self_test():
         "b/src/report/mod.rs": "pub mod plots;\n",
         "b/src/report/plots.rs": "use crate::jobs::Param;\npub fn draw() {}\n"
         "mod tests { use super::super::plots; }\n",
+        # Test code is left out: a sibling used only by tests is no cycle.
+        "d/src/lib.rs": "pub mod p;\npub mod q;\n#[cfg(test)]\nmod fixtures;\n",
+        "d/src/p.rs": "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::q::g;\n}\n",
+        "d/src/q.rs": "pub fn g() { crate::p::f(); }\n",
+        "d/src/fixtures.rs": "use crate::q::g;\n",
         # Clean: a parent using its child and the child its parent; report using play data.
         "c/src/lib.rs": "pub mod play;\npub mod report;\nuse report::show;\n",
         "c/src/play/mod.rs": "pub mod record;\npub mod runner;\n"
@@ -577,6 +584,13 @@ def self_test():
         msgs, cycles, violations = check_crate("c", root("c"), rules)
         if (cycles, violations) != (0, 0):
             failures.append(f"crate c: want clean (re-export to play::record), got {msgs}")
+
+        msgs, cycles, violations = check_crate("d", root("d"), rules)
+        if (cycles, violations) != (0, 0):
+            failures.append(f"crate d: want clean without tests, got {msgs}")
+        msgs, cycles, violations = check_crate("d", root("d"), rules, with_tests=True)
+        if cycles != 1 or not any("p, q" in m for m in msgs):
+            failures.append(f"crate d: want the cycle p <-> q with tests, got {msgs}")
 
     tree = parse_use_tree("crate::{a::{self, b as c}, d::*}")
     if tree != [(["crate", "a", "self"], None, False), (["crate", "a", "b"], "c", False),

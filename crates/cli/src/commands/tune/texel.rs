@@ -121,11 +121,7 @@ pub fn run(args: &TexelArgs) -> anyhow::Result<u8> {
         let problem = TexelProblem::new(&positions, &split, tuned, base.params.clone());
         Ok((positions, split, problem))
     })?;
-    let games = positions
-        .iter()
-        .map(|p| p.game)
-        .collect::<std::collections::BTreeSet<u32>>()
-        .len();
+    let games = game_count(&positions);
     drop(positions);
     chuhan_arena::interrupt::check()?;
     eprintln!(
@@ -224,11 +220,7 @@ fn run_chess_texel(args: &TexelArgs, lr: f64) -> anyhow::Result<u8> {
         let problem = TexelProblem::with_values(&positions, &split, tuned, &values, bounds);
         Ok((positions, split, problem))
     })?;
-    let games = positions
-        .iter()
-        .map(|p| p.game)
-        .collect::<std::collections::BTreeSet<u32>>()
-        .len();
+    let games = game_count(&positions);
     drop(positions);
     chuhan_arena::interrupt::check()?;
     let (settings, outcome) = tune_problem(args, &problem, lr, &pool);
@@ -262,6 +254,15 @@ fn start(args: &TexelArgs) -> anyhow::Result<(PathBuf, FolderLock, rayon::Thread
     }
     crate::signals::start_again();
     Ok((out, lock, chuhan_arena::thread_pool(args.fit.threads)?))
+}
+
+/// The games the positions come from.
+fn game_count(positions: &[texel::LabelledPosition]) -> usize {
+    positions
+        .iter()
+        .map(|p| p.game)
+        .collect::<std::collections::BTreeSet<u32>>()
+        .len()
 }
 
 /// With --patience, refuses a split that holds nothing out (too few games for the fraction).

@@ -1,9 +1,7 @@
 //! The levels placed on the fitted curve, their files, the validated gaps and the refinement
 //! a failed gap asks for.
 
-use super::stage::curve_points;
-use super::stage::file_stem;
-use super::stage::write;
+use super::stage::{curve_points, file_stem, write};
 use super::Result;
 use crate::jobs::calibrate::error::{invalid, other, IoContext};
 use crate::jobs::calibrate::settings::CalibrateSettings;

@@ -17,6 +17,11 @@ mod levels;
 mod plan;
 mod stage;
 
+pub(in crate::jobs::calibrate) use levels::{check_gaps, place_levels, placement};
+pub use levels::{gap_passes, GapCheck, Refinement};
+pub use stage::curve_points;
+pub(in crate::jobs::calibrate) use stage::stage_analysis;
+
 use crate::jobs::calibrate::error::{invalid, other, CalibrateError, IoContext};
 use crate::jobs::calibrate::settings::Stage;
 use crate::jobs::calibrate::CalibrateSettings;
@@ -24,14 +29,10 @@ use crate::jobs::ladder::adaptive::{AdaptiveStop, Precision};
 use crate::jobs::ladder::{write_gaps_csv, Analysis};
 use crate::play::results::{default_out_dir, FolderLock};
 use crate::report::Audience;
-pub(in crate::jobs::calibrate) use levels::{check_gaps, place_levels, placement};
-pub use levels::{gap_passes, GapCheck, Refinement};
-pub use stage::curve_points;
-use stage::play_stage;
-pub(in crate::jobs::calibrate) use stage::stage_analysis;
-use stage::write;
+use stage::{play_stage, write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
 type Result<T, E = CalibrateError> = std::result::Result<T, E>;
 
 /// Why a stage played to a precision stopped, as the stage and the reason in words.
