@@ -12,15 +12,18 @@ interval. Because the truth is itself measured (about +-20 Elo), a second count 
 run's estimate with the truth on the combined scale: |est - truth| <= 1.96 sqrt(s_run^2 +
 s_truth^2), s = the 95% half-width on the side toward the truth / 1.96.
 
---pairing A,B adds a chi-square homogeneity test of that pairing's game pairs over the runs
-(the pentanomial counts of pairings.csv; statistic sum n_i (m_i - m)^2 / var, runs - 1 degrees
-of freedom; p from the regularised gamma function).
+--pairing A,B adds a chi-square homogeneity test of that pairing's game pairs over the runs:
+the pentanomial counts of pairings.csv, handed to `chuhan stats --json --counts ...` (one
+--counts a run), which computes it (chuhan_stats::homogeneity). --chuhan names the binary
+(default target/release/chuhan).
 """
 
 import argparse
 import csv
+import json
 import math
 import os
+import subprocess
 import sys
 
 
@@ -34,39 +37,6 @@ def wilson(k, n, z=1.96):
     return (c - h, c + h)
 
 
-def gammaincc(a, x):
-    """Regularised upper incomplete gamma Q(a, x) (series / continued fraction)."""
-    if x <= 0:
-        return 1.0
-    if x < a + 1:
-        term = s = 1.0 / a
-        ap = a
-        for _ in range(1000):
-            ap += 1
-            term *= x / ap
-            s += term
-            if abs(term) < abs(s) * 1e-15:
-                break
-        return 1.0 - s * math.exp(-x + a * math.log(x) - math.lgamma(a))
-    b = x + 1 - a
-    c = 1e300
-    d = 1 / b
-    h = d
-    for i in range(1, 1000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
-
-
 def num(s):
     return float(s) if s not in ("", None) else None
 
@@ -76,6 +46,7 @@ def main():
     ap.add_argument("runs", nargs="+", help="ladder run folders")
     ap.add_argument("--truth", action="append", default=[], help="FROM,TO,ELO,LOW,HIGH")
     ap.add_argument("--pairing", action="append", default=[], help="A,B: homogeneity over runs")
+    ap.add_argument("--chuhan", default="target/release/chuhan", help="the chuhan binary")
     a = ap.parse_args()
 
     truths = {}
@@ -142,19 +113,17 @@ def main():
                     if (row["first"], row["second"]) == (first, second):
                         counts = [int(x) for x in row["pentanomial"].strip("[]").split(",")]
                         groups.append(counts)
-        n = sum(sum(g) for g in groups)
-        mean = sum(c * i / 4 for g in groups for i, c in enumerate(g)) / n
-        var = sum(c * (i / 4 - mean) ** 2 for g in groups for i, c in enumerate(g)) / n
-        chi2 = sum(
-            sum(g) * (sum(c * i / 4 for i, c in enumerate(g)) / sum(g) - mean) ** 2 / var
-            for g in groups
-            if sum(g)
-        )
-        df = sum(1 for g in groups if sum(g)) - 1
-        p = gammaincc(df / 2, chi2 / 2)
+        cmd = [a.chuhan, "stats", "--json"]
+        for g in groups:
+            cmd += ["--counts", ",".join(str(c) for c in g)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"ladder_coverage.py: {' '.join(cmd[:3])} ...: {out.stderr.strip()}")
+        h = json.loads(out.stdout)
+        n, chi2, df, p = h["games"] // 2, h["chi2"], h["df"], h["p_value"]
         print(
             f"homogeneity {first} vs {second}: {len(groups)} runs, {n} pairs, "
-            f"pooled score {mean:.3f}, chi2 {chi2:.1f} on {df} df, p = {p:.3f}"
+            f"pooled Elo {h['elo']:+.1f}, chi2 {chi2:.1f} on {df} df, p = {p:.3f}"
         )
 
 

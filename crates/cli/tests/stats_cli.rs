@@ -219,3 +219,48 @@ fn bad_counts_exit_2_naming_the_problem() {
     assert_eq!(code, 2);
     assert!(err.contains("--model"), "{err}");
 }
+
+#[test]
+fn several_runs_are_pooled_and_tested_for_agreement() {
+    // Runs L,D,W = 10,10,10 (mean score 1/2) and 20,10,0 (1/6) pool to 30,20,10 (1/3). By hand:
+    // the pooled variance of a game about 1/3 is (30/9 + 20/36 + 40/9) / 60 = 5/36, and
+    // chi2 = (30/36 + 30/36) / (5/36) = 12 on 1 degree of freedom.
+    let two = json(&["--counts", "10,10,10", "--counts", "20,10,0"]);
+    let pooled = json(&["--counts", "30,20,10"]);
+    for key in ["games", "elo", "elo_low", "elo_high", "los"] {
+        assert_eq!(two[key], pooled[key], "{key}: {two} vs {pooled}");
+    }
+    assert_eq!(two["runs"], 2);
+    assert_eq!(two["df"], 1);
+    close(&two, "chi2", 12.0, 1e-9);
+    // P(chi2(1) >= 12) = erfc(sqrt(6)) = 0.000532.
+    close(&two, "p_value", 0.000532, 0.000001);
+    assert!(
+        pooled.get("chi2").is_none(),
+        "one run has no agreement test: {pooled}"
+    );
+    let (code, out, err) = stats(&["--counts", "10,10,10", "--counts", "20,10,0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("runs:       2"), "{out}");
+    assert!(
+        out.contains("chi2 12.00 on 1 df") && out.contains("the runs disagree at p <= 0.01"),
+        "{out}"
+    );
+    // Three runs that agree exactly, as pairs.
+    let same = json(&[
+        "--counts",
+        "1,2,3,2,1",
+        "--counts",
+        "1,2,3,2,1",
+        "--counts",
+        "1,2,3,2,1",
+    ]);
+    assert_eq!(same["df"], 2);
+    close(&same, "chi2", 0.0, 1e-12);
+    let (_, out, _) = stats(&["--counts", "1,2,3,2,1", "--counts", "1,2,3,2,1"]);
+    assert!(out.contains("the runs agree"), "{out}");
+    // One form for every run.
+    let (code, _, err) = stats(&["--counts", "1,2,3", "--counts", "1,2,3,2,1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mixes game counts"), "{err}");
+}
