@@ -61,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         sprt: None,
         pairings: Vec::new(),
         pgn_format: chuhan_engine::Notation::Iccs,
+        first_move_advantage: Default::default(),
     };
     // Legal from the start (the merge writes games.pgn, which replays every move): both
     // horses out and back, 20 times.

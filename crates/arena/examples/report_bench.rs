@@ -59,6 +59,7 @@ fn config(pairs: u64) -> RunConfig {
         sprt: None,
         pairings: Vec::new(),
         pgn_format: chuhan_engine::Notation::Iccs,
+        first_move_advantage: Default::default(),
     }
 }
 

@@ -645,3 +645,156 @@ fn bad_precision_settings_are_refused_naming_the_flag() {
         "{stderr}"
     );
 }
+
+/// The first-move line of a ladder's or rate's output.
+fn first_move_line(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find(|l| l.starts_with("first-move advantage"))
+        .unwrap_or_else(|| panic!("no first-move advantage in\n{stdout}"))
+        .to_string()
+}
+
+#[test]
+fn a_ladder_estimates_the_first_move_advantage_as_rate_does_on_its_games() {
+    let base = temp("first-move");
+    let cfg = write(
+        &base,
+        "ladder.toml",
+        &CLOSE.replace("pairs = 2", "pairs = 6"),
+    );
+    let out = base.join("out");
+    let (code, plain, err) = adaptive(&cfg, &base.join("plain"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!plain.contains("first-move advantage"), "{plain}");
+    let (code, stdout, err) = adaptive(&cfg, &out, &["--first-move-advantage", "auto"]);
+    assert_eq!(code, 0, "{err}");
+    let line = first_move_line(&stdout);
+    assert!(line.contains("95% interval ["), "{line}");
+    let manifest = std::fs::read_to_string(out.join("manifest.toml")).unwrap();
+    assert!(
+        manifest.contains("first_move_advantage = \"auto\""),
+        "{manifest}"
+    );
+    // The same games read back from games.pgn by `chuhan rate` (whose fit is pinned to Ordo's
+    // -W) give the same advantage and the same ratings.
+    let pgn = out.join("games.pgn");
+    let (code, rated, err) = chuhan(&[
+        "rate",
+        pgn.to_str().unwrap(),
+        "--anchor",
+        "d1",
+        "--first-move-advantage",
+        "auto",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first_move_line(&rated), line);
+    let table = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| ["d1", "d2", "d3"].iter().any(|n| l.contains(n)))
+            .take(3)
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(table(&rated), table(&stdout), "{rated}\n{stdout}");
+    // A resume fits as the run was started.
+    let (code, again, err) = chuhan(&["ladder", "--resume", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(first_move_line(&again), line);
+    let (code, _, err) = chuhan(&[
+        "ladder",
+        "--resume",
+        out.to_str().unwrap(),
+        "--first-move-advantage",
+        "0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--first-move-advantage"), "{err}");
+    // The ladder file's key: a number fixes the advantage, nonsense is refused naming it.
+    let fixed = write(
+        &base,
+        "fixed.toml",
+        &CLOSE.replace(
+            "neighbours = 1",
+            "neighbours = 1\nfirst_move_advantage = 25",
+        ),
+    );
+    let (code, stdout, err) = adaptive(&fixed, &base.join("fixed"), &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        first_move_line(&stdout),
+        "first-move advantage  +25.0 (fixed)"
+    );
+    let bad = write(
+        &base,
+        "bad.toml",
+        &CLOSE.replace(
+            "neighbours = 1",
+            "neighbours = 1\nfirst_move_advantage = \"sideways\"",
+        ),
+    );
+    let (code, _, err) = adaptive(&bad, &base.join("bad"), &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("'sideways' is not a first-move advantage"),
+        "{err}"
+    );
+    let (code, _, err) = adaptive(&cfg, &base.join("bad2"), &["--first-move-advantage", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("expected auto or a number of Elo"), "{err}");
+}
+
+#[test]
+fn a_calibration_fits_every_stage_with_the_first_move_term_it_was_given() {
+    let out = temp("cal-first-move");
+    let args = |out: &Path, w: &'static str| -> Vec<String> {
+        [
+            "calibrate",
+            "--knob",
+            "nodes",
+            "--grid",
+            "40,150,600",
+            "--targets",
+            "0,100",
+            "--pairs",
+            "2",
+            "--first-move-advantage",
+            w,
+            "--quiet",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([out.to_str().unwrap().to_string()])
+        .collect()
+    };
+    let a = args(&out, "15");
+    let (code, stdout, stderr) = chuhan(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    // The grid's fit and the validation's both say so.
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("first-move advantage"))
+        .collect();
+    assert_eq!(
+        lines, ["first-move advantage  +15.0 (fixed)"; 2],
+        "{stdout}"
+    );
+    let settings = std::fs::read_to_string(out.join("calibrate.toml")).unwrap();
+    assert!(
+        settings.contains("first_move_advantage = \"15\""),
+        "{settings}"
+    );
+    let (code, _, stderr) = chuhan(&[
+        "calibrate",
+        "--resume",
+        out.to_str().unwrap(),
+        "--first-move-advantage",
+        "auto",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("fits with --first-move-advantage 15"),
+        "{stderr}"
+    );
+}

@@ -172,7 +172,8 @@ pub fn fit_ratings_of(
 ) -> Result<Analysis, String> {
     let names: Vec<String> = config.players.iter().map(|p| p.name.clone()).collect();
     let games = rating_games(records, &names, None);
-    analyse(&games, &names).map_err(|e| describe_error(&e, &names))
+    analyse_with(&games, &names, 0, config.first_move_advantage)
+        .map_err(|e| describe_error(&e, &names))
 }
 
 /// Fits the ladder's ratings and writes its outputs (summary.csv, ratings.csv, gaps.csv,

@@ -170,6 +170,7 @@ mod tests {
                 sprt,
                 pairings: Vec::new(),
                 pgn_format: chuhan_engine::Notation::Iccs,
+                first_move_advantage: Default::default(),
             },
         }
     }

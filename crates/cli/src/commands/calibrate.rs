@@ -3,7 +3,8 @@
 //! adjacent calibrated levels); print each stage's tables as it completes.
 
 use crate::common::flags::{
-    BudgetArgs, GameArgs, PgnFormatArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs,
+    BudgetArgs, FirstMoveArgs, GameArgs, PgnFormatArgs, RunDirArgs, SeedArgs, SessionArgs,
+    ShardArgs,
 };
 use crate::common::report::print_event;
 use crate::common::setup::chess960_for;
@@ -118,6 +119,9 @@ pub struct CalibrateArgs {
     /// games.pgn's notation.
     #[command(flatten)]
     pub notation: PgnFormatArgs,
+    /// The first-move term of every stage's fit.
+    #[command(flatten)]
+    pub first_move: FirstMoveArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
@@ -157,6 +161,17 @@ pub fn run(args: &CalibrateArgs) -> anyhow::Result<u8> {
                     dir.display(),
                     name(settings.chess960),
                     name(asked)
+                );
+            }
+            if let Some(w) = args
+                .first_move
+                .first_move_advantage
+                .filter(|&w| w != settings.first_move_advantage)
+            {
+                anyhow::bail!(
+                    "--resume {}: the calibration there fits with --first-move-advantage {}, and the command line asks for {w}; resume it without --first-move-advantage",
+                    dir.display(),
+                    settings.first_move_advantage
                 );
             }
             (settings, dir.clone(), lock)
@@ -265,6 +280,7 @@ fn settings_from_args(args: &CalibrateArgs) -> anyhow::Result<CalibrateSettings>
         game: args.game.kind().unwrap_or_default(),
         chess960: chess960_for(&args.game, args.game.kind().unwrap_or_default())?,
         pgn_format: args.notation.notation()?,
+        first_move_advantage: args.first_move.first_move_advantage.unwrap_or_default(),
     })
 }
 

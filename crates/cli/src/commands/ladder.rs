@@ -2,7 +2,9 @@
 //! which fits joint ratings with honest intervals and writes ratings.csv, gaps.csv,
 //! pairings.csv and ladder.svg; print the tables.
 
-use crate::common::flags::{BudgetArgs, GameArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs};
+use crate::common::flags::{
+    BudgetArgs, FirstMoveArgs, GameArgs, RunDirArgs, SeedArgs, SessionArgs, ShardArgs,
+};
 use crate::common::report::print_ratings;
 use crate::common::setup::{check_resume_chess960, chess960_for};
 use crate::EXIT_OK;
@@ -62,6 +64,9 @@ pub struct LadderArgs {
     /// The game played (must agree with the file's `game`).
     #[command(flatten)]
     pub game: GameArgs,
+    /// The first-move term of the joint fit (overrides the file).
+    #[command(flatten)]
+    pub first_move: FirstMoveArgs,
     /// Games at once, progress output.
     #[command(flatten)]
     pub session: SessionArgs,
@@ -93,9 +98,10 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                 || args.seed.given().is_some()
                 || budget.precision.is_some()
                 || budget.max_games.is_some()
+                || args.first_move.first_move_advantage.is_some()
             {
                 bail!(
-                    "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision, --max-games or --shard",
+                    "--resume takes the configuration from {}; give no --config, --pairs, --seed, --precision, --max-games, --first-move-advantage or --shard (chuhan rate DIR/games.pgn --first-move-advantage refits finished games)",
                     dir.display()
                 );
             }
@@ -138,6 +144,9 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<u8> {
                     bail!("--bootstrap must be at least 100");
                 }
                 ladder.bootstrap = b;
+            }
+            if let Some(w) = args.first_move.first_move_advantage {
+                ladder.first_move_advantage = w;
             }
             if let Some(p) = budget.precision {
                 ladder.precision = Some(p);

@@ -4,10 +4,10 @@
 //! likelihood-of-superiority matrix; `--out DIR` writes ratings.csv, gaps.csv and los.csv. The
 //! work is the library's ([`chuhan_arena::jobs::rate`]).
 
+use crate::common::flags::FirstMoveArgs;
 use crate::EXIT_OK;
 use chuhan_arena::jobs::ladder::{GAP_HEADER, RATING_HEADER};
 use chuhan_arena::jobs::rate::{rate, read_collection, GroupRatings, RateOptions};
-use chuhan_arena::ratings::FirstMove;
 use chuhan_arena::report::table;
 use clap::Args;
 use std::path::PathBuf;
@@ -29,30 +29,13 @@ pub struct RateArgs {
         allow_negative_numbers = true
     )]
     pub anchor_elo: f64,
-    /// The first mover's advantage in Elo (Ordo's -W): `auto` estimates it with the ratings
-    /// and prints it with its 95% interval; a number fixes it; 0 (the default) ignores colours.
-    #[arg(
-        long,
-        value_name = "auto|VALUE",
-        default_value = "0",
-        allow_negative_numbers = true
-    )]
-    pub first_move_advantage: String,
+    /// The first-move term of the fit (0 by default: colours ignored).
+    #[command(flatten)]
+    pub first_move: FirstMoveArgs,
     /// Write ratings.csv, gaps.csv and los.csv here (a collection that falls apart: groups.csv
     /// and one folder group-K per group).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-}
-
-/// Reads `auto` or a number of Elo.
-fn first_move(text: &str) -> anyhow::Result<FirstMove> {
-    if text.trim().eq_ignore_ascii_case("auto") {
-        return Ok(FirstMove::Auto);
-    }
-    match text.trim().parse::<f64>() {
-        Ok(w) if w.is_finite() => Ok(FirstMove::Fixed(w)),
-        _ => anyhow::bail!("--first-move-advantage {text}: expected auto or a number of Elo"),
-    }
 }
 
 /// Runs the command.
@@ -60,7 +43,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<u8> {
     let options = RateOptions {
         anchor: args.anchor.clone(),
         anchor_elo: args.anchor_elo,
-        first_move: first_move(&args.first_move_advantage)?,
+        first_move: args.first_move.first_move_advantage.unwrap_or_default(),
     };
     let collection = read_collection(&args.files)?;
     let rated = rate(&collection, &options)?;
@@ -107,11 +90,8 @@ fn print_group(g: &GroupRatings, anchor_elo: f64) {
     let a = &g.analysis;
     outln!("{}", table(&RATING_HEADER, &a.rating_rows()));
     outln!("{}", table(&GAP_HEADER, &a.gap_rows()));
-    if let Some(w) = a.honest.first_move {
-        match (w.estimated, w.bound) {
-            (true, Some(b)) => outln!("first-move advantage  {:+.1}  95% interval {b}", w.elo),
-            _ => outln!("first-move advantage  {:+.1} (fixed)", w.elo),
-        }
+    if let Some(line) = a.first_move_line() {
+        outln!("{line}");
     }
     outln!("anchor: {} at {}", g.anchor, anchor_elo);
     outln!();

@@ -9,6 +9,7 @@
 use chuhan_arena::jobs::ladder::{adaptive, LadderError};
 use chuhan_arena::play::any::GameKind;
 use chuhan_arena::play::schedule::Shard;
+use chuhan_arena::ratings::FirstMove;
 use chuhan_arena::report::Audience;
 use chuhan_arena::stats::SprtModel;
 use clap::Args;
@@ -225,6 +226,21 @@ impl PgnFormatArgs {
             None => Ok(chuhan_engine::Notation::Iccs),
         }
     }
+}
+
+/// `--first-move-advantage`: the first mover's advantage in the joint fit (ladder, calibrate,
+/// rate), as Ordo's `-W` models it.
+#[derive(Debug, Args, Clone)]
+pub struct FirstMoveArgs {
+    /// The first mover's advantage in Elo (Ordo's -W): `auto` estimates it with the ratings
+    /// and prints it with its 95% interval; a number fixes it; 0 ignores colours (the default,
+    /// or a ladder file's `first_move_advantage`).
+    #[arg(
+        long = "first-move-advantage",
+        value_name = "auto|VALUE",
+        allow_negative_numbers = true
+    )]
+    pub first_move_advantage: Option<FirstMove>,
 }
 
 /// The per-move limits a player can be given (match, sprt, spsa, serve, play).

@@ -143,6 +143,9 @@ pub fn sprt_report(
 pub fn print_ratings(analysis: &Analysis) {
     outln!("{}", table(&RATING_HEADER, &analysis.rating_rows()));
     outln!("{}", table(&GAP_HEADER, &analysis.gap_rows()));
+    if let Some(line) = analysis.first_move_line() {
+        outln!("{line}");
+    }
     for note in &analysis.notes {
         outln!("note: {note}");
     }
@@ -171,6 +174,9 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
         CalibrationEvent::Grid(fit) => {
             outln!("grid ({} {}):", knob.key(), settings.base);
             outln!("{}", table(&RATING_HEADER, &fit.rating_rows()));
+            if let Some(line) = fit.first_move_line() {
+                outln!("{line}");
+            }
             for note in &fit.notes {
                 outln!("note: {note}");
             }
@@ -229,6 +235,9 @@ pub fn print_event(settings: &CalibrateSettings, event: CalibrationEvent) {
                 "a gap passes when its 95% interval lies within target ± {:.0} Elo (--tolerance)",
                 settings.tolerance
             );
+            if let Some(line) = analysis.first_move_line() {
+                outln!("{line}");
+            }
             for note in &analysis.notes {
                 outln!("note: {note}");
             }

@@ -187,5 +187,6 @@ pub fn config_from_args(
         sprt,
         pairings: Vec::new(),
         pgn_format: run.notation.notation()?,
+        first_move_advantage: Default::default(),
     })
 }

@@ -332,4 +332,24 @@ mod tests {
             Err(RatingError::BadFirstMove(_))
         ));
     }
+
+    #[test]
+    fn the_setting_reads_and_writes_as_flags_and_files_give_it() {
+        assert_eq!("auto".parse::<FirstMove>(), Ok(FirstMove::Auto));
+        assert_eq!(" AUTO ".parse::<FirstMove>(), Ok(FirstMove::Auto));
+        assert_eq!("-23.5".parse::<FirstMove>(), Ok(FirstMove::Fixed(-23.5)));
+        for w in [
+            FirstMove::Auto,
+            FirstMove::Fixed(0.0),
+            FirstMove::Fixed(-48.2),
+        ] {
+            assert_eq!(w.to_string().parse::<FirstMove>(), Ok(w));
+        }
+        for bad in ["", "sideways", "inf", "NaN"] {
+            let err = bad.parse::<FirstMove>().unwrap_err();
+            assert!(err.contains("expected auto or a number of Elo"), "{err}");
+        }
+        assert!(FirstMove::Fixed(0.0).ignores_colours());
+        assert!(!FirstMove::Auto.ignores_colours() && !FirstMove::Fixed(1.0).ignores_colours());
+    }
 }

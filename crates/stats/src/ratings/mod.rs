@@ -98,6 +98,40 @@ impl FirstMove {
     pub fn uses_colours(&self) -> bool {
         *self != FirstMove::Fixed(0.0)
     }
+
+    /// `Fixed(0.0)`: the fit without a first-move term (for `skip_serializing_if`).
+    pub fn ignores_colours(&self) -> bool {
+        !self.uses_colours()
+    }
+}
+
+/// `auto` or a number of Elo, as `--first-move-advantage` and the ladder file's
+/// `first_move_advantage` write it.
+impl std::fmt::Display for FirstMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FirstMove::Auto => f.write_str("auto"),
+            FirstMove::Fixed(w) => write!(f, "{w}"),
+        }
+    }
+}
+
+/// Reads `auto` (any case) or a finite number of Elo.
+impl std::str::FromStr for FirstMove {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let t = text.trim();
+        if t.eq_ignore_ascii_case("auto") {
+            return Ok(FirstMove::Auto);
+        }
+        match t.parse::<f64>() {
+            Ok(w) if w.is_finite() => Ok(FirstMove::Fixed(w)),
+            _ => Err(format!(
+                "'{text}' is not a first-move advantage: expected auto or a number of Elo"
+            )),
+        }
+    }
 }
 
 /// The first-move advantage of a fit: the value used and, when it was estimated, its interval.

@@ -5,6 +5,7 @@
 use super::Knob;
 use crate::play::any::GameKind;
 use crate::play::schedule::Shard;
+use crate::ratings::FirstMove;
 use chuhan_engine::Notation;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -75,6 +76,14 @@ pub struct CalibrateSettings {
         with = "crate::play::results::as_text"
     )]
     pub pgn_format: Notation,
+    /// The first-move advantage of every stage's joint fit (`auto`, or Elo; 0, the default,
+    /// ignores colours and is not written, so earlier folders read as they were fitted).
+    #[serde(
+        default,
+        skip_serializing_if = "FirstMove::ignores_colours",
+        with = "crate::play::results::as_text"
+    )]
+    pub first_move_advantage: FirstMove,
 }
 
 fn iccs() -> Notation {

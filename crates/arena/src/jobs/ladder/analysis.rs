@@ -268,6 +268,17 @@ pub fn signed(x: f64) -> String {
 }
 
 impl Analysis {
+    /// The first-move advantage line of a fit with a first-move term: `first-move advantage
+    /// +23.4  95% interval [+5.1, +41.8]` when estimated, `... (fixed)` when given; `None`
+    /// when colours were ignored.
+    pub fn first_move_line(&self) -> Option<String> {
+        let w = self.honest.first_move?;
+        Some(match (w.estimated, w.bound) {
+            (true, Some(b)) => format!("first-move advantage  {:+.1}  95% interval {b}", w.elo),
+            _ => format!("first-move advantage  {:+.1} (fixed)", w.elo),
+        })
+    }
+
     /// Rows of the ratings table, strongest first: rank, name, Elo, −, +, games, score, draws.
     /// An infinite rating shows its bound (`>= +219`) in the Elo column and no −/+; an open side
     /// of a finite rating shows `open` (never `inf`).

@@ -7,6 +7,7 @@ use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
 use crate::play::player::resolve_player_for;
 use crate::play::results::{as_text, PlayerEntry, RunConfig, RunKind};
+use crate::ratings::FirstMove;
 use chuhan_engine::{Notation, RuleSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -79,8 +80,28 @@ pub struct LadderConfig {
     /// positions, chosen by the seed, under Chess960's castling rules.
     #[serde(default)]
     pub chess960: bool,
+    /// The first-move advantage of the joint fit (Ordo's `-W`): `"auto"` estimates it and
+    /// prints it with its 95% interval, a number of Elo fixes it, 0 (the default) ignores
+    /// colours.
+    #[serde(default, deserialize_with = "first_move_key")]
+    pub first_move_advantage: FirstMove,
     /// Players, weakest first.
     pub players: Vec<LadderPlayer>,
+}
+
+/// Reads `first_move_advantage = "auto"`, `= 30` or `= "30"`.
+fn first_move_key<'de, D: serde::Deserializer<'de>>(d: D) -> Result<FirstMove, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Key {
+        Number(f64),
+        Text(String),
+    }
+    match Key::deserialize(d)? {
+        Key::Number(w) => format!("{w}").parse(),
+        Key::Text(t) => t.parse(),
+    }
+    .map_err(serde::de::Error::custom)
 }
 
 fn one() -> u64 {
@@ -296,6 +317,7 @@ impl LadderConfig {
             sprt: None,
             pairings: self.pairings(),
             pgn_format: self.pgn_format,
+            first_move_advantage: self.first_move_advantage,
         }
     }
 }
@@ -376,6 +398,8 @@ pub(super) struct LadderCopy {
     bootstrap: usize,
     #[serde(skip_serializing_if = "is_iccs", with = "as_text")]
     pgn_format: Notation,
+    #[serde(skip_serializing_if = "FirstMove::ignores_colours", with = "as_text")]
+    first_move_advantage: FirstMove,
     players: Vec<PlayerCopy>,
 }
 
@@ -402,6 +426,7 @@ impl From<&LadderConfig> for LadderCopy {
             move_limit: c.move_limit,
             bootstrap: c.bootstrap,
             pgn_format: c.pgn_format,
+            first_move_advantage: c.first_move_advantage,
             players: c
                 .players
                 .iter()

@@ -6,6 +6,7 @@ use crate::play::game::Adjudication;
 use crate::play::limits::LimitSpec;
 use crate::play::openings::OpeningSource;
 use crate::play::schedule::Shard;
+use crate::ratings::FirstMove;
 use crate::stats::SprtModel;
 use chuhan_engine::{Notation, RuleSet};
 use serde::{Deserialize, Serialize};
@@ -61,7 +62,8 @@ pub struct SprtSettings {
     pub model: SprtModel,
 }
 
-/// Everything that determines a run's games. Two runs with equal configs play equal games.
+/// Everything that determines a run's games, and how a ladder or calibration rates them (the
+/// first-move advantage). Two runs with equal configs play equal games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
     /// The kind of run.
@@ -103,6 +105,15 @@ pub struct RunConfig {
     /// earlier runs read as ICCS).
     #[serde(default = "iccs", skip_serializing_if = "is_iccs", with = "as_text")]
     pub pgn_format: Notation,
+    /// The first-move advantage of the joint fit of a ladder or calibration (`auto` estimates
+    /// it; `0`, the default, ignores colours and is not written, so earlier manifests read as
+    /// they were fitted).
+    #[serde(
+        default,
+        skip_serializing_if = "FirstMove::ignores_colours",
+        with = "as_text"
+    )]
+    pub first_move_advantage: FirstMove,
 }
 
 fn iccs() -> Notation {

@@ -208,6 +208,7 @@ fn run_manifest() -> crate::play::results::Manifest<crate::play::results::RunCon
         }),
         pairings: Vec::new(),
         pgn_format: chuhan_engine::Notation::Iccs,
+        first_move_advantage: Default::default(),
     });
     m.bench_signature = "303835".into();
     m

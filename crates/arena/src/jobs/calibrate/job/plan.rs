@@ -324,6 +324,7 @@ impl CalibrateSettings {
             move_limit: 120,
             bootstrap: self.bootstrap,
             pgn_format: self.pgn_format,
+            first_move_advantage: self.first_move_advantage,
             players,
         }
     }
