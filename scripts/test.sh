@@ -14,7 +14,7 @@ if [ ! -x "$fairy" ]; then
   fi
 fi
 
-# The browser tests (crates/cli/tests/browser.rs) drive Debian's chromium through chromedriver;
+# The browser tests (crates/cli/tests/cli/browser.rs) drive Debian's chromium through chromedriver;
 # the CJK font makes the screenshots' pieces and Chinese moves readable.
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/share/fonts/truetype/wqy ]; then
   echo "test.sh: installing chromium, chromium-driver and fonts-wqy-zenhei (browser tests)" >&2
@@ -26,7 +26,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -d /usr/s
   fi
 fi
 
-# The chess arena tests (crates/cli/tests/chess_arena.rs) play Stockfish: installed here, and
+# The chess arena tests (crates/cli/tests/cli/games/chess_arena.rs) play Stockfish: installed here, and
 # required (a missing Stockfish fails them instead of skipping them).
 if [ ! -x /usr/games/stockfish ]; then
   echo "test.sh: installing stockfish (the chess oracle and UCI opponent)" >&2
