@@ -120,6 +120,9 @@ def main():
         if out.returncode != 0:
             sys.exit(f"ladder_coverage.py: {' '.join(cmd[:3])} ...: {out.stderr.strip()}")
         h = json.loads(out.stdout)
+        if "chi2" not in h:
+            print(f"homogeneity {first} vs {second}: {len(groups)} run(s), no test (needs two)")
+            continue
         n, chi2, df, p = h["games"] // 2, h["chi2"], h["df"], h["p_value"]
         print(
             f"homogeneity {first} vs {second}: {len(groups)} runs, {n} pairs, "
